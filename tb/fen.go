@@ -1,0 +1,207 @@
+package tb
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// FENError says what is wrong with a FEN and in which field.
+type FENError struct {
+	FEN   string
+	Field string // "board", "side", "castling", "count limit", "count ply", "move number" or "position"
+	Msg   string
+}
+
+func (e *FENError) Error() string {
+	return fmt.Sprintf("fen %q: %s: %s", e.FEN, e.Field, e.Msg)
+}
+
+// ParseFEN parses a Makruk FEN as Fairy-Stockfish and pychess write it:
+//
+//	board side castling countLimit countPly fullmove
+//
+// e.g. "k7/8/8/8/8/2R5/8/1R2K3 b - 16 8 1". Only board and side are
+// required; missing fields default to "- - 0 1". A promoted pawn "M~" is read
+// as a Met. The position must be legal: one king of each colour, pawns only
+// on ranks they can stand on, and the side not to move not in check.
+func ParseFEN(fen string) (Position, error) {
+	var p Position
+	fail := func(field, format string, args ...any) (Position, error) {
+		return Position{}, &FENError{FEN: fen, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	fields := strings.Fields(fen)
+	if len(fields) < 2 {
+		return fail("board", "need at least the board and the side to move")
+	}
+	if len(fields) > 6 {
+		return fail("position", "%d fields, at most 6 expected", len(fields))
+	}
+	if err := p.parseBoard(fields[0]); err != "" {
+		return fail("board", "%s", err)
+	}
+	switch fields[1] {
+	case "w":
+		p.Side = White
+	case "b":
+		p.Side = Black
+	default:
+		return fail("side", "%q is neither w nor b", fields[1])
+	}
+	if len(fields) > 2 && fields[2] != "-" {
+		return fail("castling", "%q: Makruk has no castling, expected -", fields[2])
+	}
+	p.CountLimit, p.Fullmove = NoCount, 1
+	if len(fields) > 3 && fields[3] != "-" {
+		n, err := strconv.Atoi(fields[3])
+		if err != nil || n < 0 || n > 10000 {
+			return fail("count limit", "%q is not - or a number of plies", fields[3])
+		}
+		p.CountLimit = n
+	}
+	if len(fields) > 4 {
+		n, err := strconv.Atoi(fields[4])
+		if err != nil || n < 0 || n > 10000 {
+			return fail("count ply", "%q is not a number of plies", fields[4])
+		}
+		p.CountPly = n
+	}
+	if len(fields) > 5 {
+		n, err := strconv.Atoi(fields[5])
+		if err != nil || n < 1 || n > 100000 {
+			return fail("move number", "%q is not a positive number", fields[5])
+		}
+		p.Fullmove = n
+	}
+	if msg := p.validate(); msg != "" {
+		return fail("position", "%s", msg)
+	}
+	return p, nil
+}
+
+// parseBoard reads the piece placement; it returns a message on error.
+func (p *Position) parseBoard(board string) string {
+	ranks := strings.Split(board, "/")
+	if len(ranks) != 8 {
+		return fmt.Sprintf("%d ranks, expected 8", len(ranks))
+	}
+	for i, row := range ranks {
+		rank := 7 - i
+		file := 0
+		for j := 0; j < len(row); j++ {
+			ch := row[j]
+			if ch >= '1' && ch <= '8' {
+				file += int(ch - '0')
+				if file > 8 {
+					return fmt.Sprintf("rank %d has more than 8 squares", rank+1)
+				}
+				continue
+			}
+			c := White
+			if ch >= 'a' && ch <= 'z' {
+				c, ch = Black, ch-'a'+'A'
+			}
+			t, ok := pieceTypeOfLetter(ch)
+			if !ok {
+				return fmt.Sprintf("unknown piece %q on rank %d", row[j], rank+1)
+			}
+			if j+1 < len(row) && row[j+1] == '~' {
+				if t != Met {
+					return fmt.Sprintf("%q on rank %d: only a met (M~) can be a promoted pawn", row[j:j+2], rank+1)
+				}
+				j++
+			}
+			if file >= 8 {
+				return fmt.Sprintf("rank %d has more than 8 squares", rank+1)
+			}
+			p.Put(c, t, NewSquare(file, rank))
+			file++
+		}
+		if file != 8 {
+			return fmt.Sprintf("rank %d has %d squares, expected 8", rank+1, file)
+		}
+	}
+	return ""
+}
+
+// validate checks that the placement is a legal Makruk position.
+func (p *Position) validate() string {
+	for c := White; c <= Black; c++ {
+		switch n := p.Pieces(c, King).Count(); n {
+		case 0:
+			return c.Name() + " has no king"
+		case 1:
+		default:
+			return fmt.Sprintf("%s has %d kings", c.Name(), n)
+		}
+		for pawns := p.Pieces(c, Pawn); pawns != 0; {
+			s := pawns.PopFirst()
+			lo, hi := startRank[c], promotionRank[c]-1
+			if c == Black {
+				lo, hi = promotionRank[c]+1, startRank[c]
+			}
+			if s.Rank() < lo || s.Rank() > hi {
+				return fmt.Sprintf("%s pawn on %s, a rank no pawn can stand on", c.Name(), s)
+			}
+		}
+	}
+	if p.InCheck(p.Side.Other()) {
+		return fmt.Sprintf("%s is in check but it is %s's move", p.Side.Other().Name(), p.Side.Name())
+	}
+	return ""
+}
+
+// Validate reports whether p is a legal position (see ParseFEN).
+func (p *Position) Validate() error {
+	if msg := p.validate(); msg != "" {
+		return &FENError{FEN: p.FEN(), Field: "position", Msg: msg}
+	}
+	return nil
+}
+
+// BoardFEN returns the piece-placement field of the FEN.
+func (p *Position) BoardFEN() string {
+	var b strings.Builder
+	for rank := 7; rank >= 0; rank-- {
+		empty := 0
+		for file := 0; file < 8; file++ {
+			c, t := p.PieceAt(NewSquare(file, rank))
+			if t == NoPiece {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			ch := t.Letter()
+			if c == Black {
+				ch += 'a' - 'A'
+			}
+			b.WriteByte(ch)
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if rank > 0 {
+			b.WriteByte('/')
+		}
+	}
+	return b.String()
+}
+
+// FEN returns the position's FEN with all six fields.
+func (p *Position) FEN() string {
+	limit := "-"
+	if p.CountLimit != NoCount {
+		limit = strconv.Itoa(p.CountLimit)
+	}
+	move := p.Fullmove
+	if move < 1 {
+		move = 1
+	}
+	return fmt.Sprintf("%s %s - %s %d %d", p.BoardFEN(), p.Side, limit, p.CountPly, move)
+}
+
+// String returns the FEN.
+func (p Position) String() string { return p.FEN() }

@@ -1,0 +1,195 @@
+package tb
+
+import "strings"
+
+// Move is a move in 16 bits: from (bits 0–5), to (bits 6–11) and a
+// promotion flag (bit 12; a pawn reaching its sixth rank becomes a Met).
+type Move uint16
+
+// NoMove is the zero Move; a1a1 is never a move.
+const NoMove Move = 0
+
+const promotionFlag = 1 << 12
+
+// NewMove returns the move from → to.
+func NewMove(from, to Square) Move { return Move(from) | Move(to)<<6 }
+
+// From returns the origin square.
+func (m Move) From() Square { return Square(m & 63) }
+
+// To returns the destination square.
+func (m Move) To() Square { return Square(m >> 6 & 63) }
+
+// IsPromotion reports whether the move promotes a pawn.
+func (m Move) IsPromotion() bool { return m&promotionFlag != 0 }
+
+// String returns the UCI notation, e.g. "e3e4", or "e5e6m" for a promotion
+// (as Fairy-Stockfish writes it).
+func (m Move) String() string {
+	if m == NoMove {
+		return "0000"
+	}
+	s := m.From().String() + m.To().String()
+	if m.IsPromotion() {
+		s += "m"
+	}
+	return s
+}
+
+// MaxMoves bounds the number of legal moves in any Makruk position.
+const MaxMoves = 256
+
+// MoveList is a fixed-capacity list of moves that lives on the stack.
+type MoveList struct {
+	Moves [MaxMoves]Move
+	N     int
+}
+
+func (l *MoveList) add(m Move) { l.Moves[l.N] = m; l.N++ }
+
+// Slice returns the moves as a slice of the list's array.
+func (l *MoveList) Slice() []Move { return l.Moves[:l.N] }
+
+// promotionRank is the rank (0-based) on which a pawn of each colour
+// promotes: the sixth rank from its own side.
+var promotionRank = [2]int{5, 2}
+
+// targets returns the destination squares of the piece of colour c and type
+// t on s, excluding squares occupied by own pieces.
+func (p *Position) targets(c Color, t PieceType, s Square, occ Bitboard) Bitboard {
+	if t == Pawn {
+		return (pawnPushes[c][s] &^ occ) | (pawnAttacks[c][s] & p.byColor[c.Other()])
+	}
+	return Attacks(t, c, s, occ) &^ p.byColor[c]
+}
+
+// isLegal reports whether the pseudo-legal move from → to of the side to
+// move leaves its own king unattacked.
+func (p *Position) isLegal(from, to Square, king Square) bool {
+	occ := p.Occupied()&^from.Bitboard() | to.Bitboard()
+	if king == from {
+		king = to
+	}
+	// The captured piece, if any, no longer attacks.
+	return p.attackersOf(king, p.Side.Other(), occ, ^to.Bitboard()) == 0
+}
+
+// LegalMoves appends every legal move of the side to move to l.
+func (p *Position) LegalMoves(l *MoveList) {
+	us := p.Side
+	occ := p.Occupied()
+	king := p.KingSquare(us)
+	for t := PieceType(0); t < NumPieceTypes; t++ {
+		for pcs := p.Pieces(us, t); pcs != 0; {
+			from := pcs.PopFirst()
+			for to := p.targets(us, t, from, occ); to != 0; {
+				dst := to.PopFirst()
+				if !p.isLegal(from, dst, king) {
+					continue
+				}
+				m := NewMove(from, dst)
+				if t == Pawn && dst.Rank() == promotionRank[us] {
+					m |= promotionFlag
+				}
+				l.add(m)
+			}
+		}
+	}
+}
+
+// CountLegalMoves returns the number of legal moves without listing them.
+func (p *Position) CountLegalMoves() int {
+	us := p.Side
+	occ := p.Occupied()
+	king := p.KingSquare(us)
+	n := 0
+	for t := PieceType(0); t < NumPieceTypes; t++ {
+		for pcs := p.Pieces(us, t); pcs != 0; {
+			from := pcs.PopFirst()
+			for to := p.targets(us, t, from, occ); to != 0; {
+				if p.isLegal(from, to.PopFirst(), king) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// HasLegalMove reports whether the side to move has any legal move.
+func (p *Position) HasLegalMove() bool {
+	us := p.Side
+	occ := p.Occupied()
+	king := p.KingSquare(us)
+	for t := PieceType(0); t < NumPieceTypes; t++ {
+		for pcs := p.Pieces(us, t); pcs != 0; {
+			from := pcs.PopFirst()
+			for to := p.targets(us, t, from, occ); to != 0; {
+				if p.isLegal(from, to.PopFirst(), king) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// IsCheckmate reports whether the side to move is checkmated.
+func (p *Position) IsCheckmate() bool { return p.InCheck(p.Side) && !p.HasLegalMove() }
+
+// IsStalemate reports whether the side to move has no legal move and is not
+// in check (a draw).
+func (p *Position) IsStalemate() bool { return !p.InCheck(p.Side) && !p.HasLegalMove() }
+
+// IsCapture reports whether m captures a piece.
+func (p *Position) IsCapture(m Move) bool { return p.Occupied().Has(m.To()) }
+
+// Play returns the position after the move m, which must be legal. The
+// counting fields are left for the counting rules to advance; the move
+// number advances after Black's move.
+func (p Position) Play(m Move) Position {
+	from, to := m.From(), m.To()
+	c, t := p.PieceAt(from)
+	p.Remove(to)
+	p.Remove(from)
+	if m.IsPromotion() {
+		t = Met
+	}
+	p.Put(c, t, to)
+	if p.Side == Black {
+		p.Fullmove++
+	}
+	p.Side = p.Side.Other()
+	return p
+}
+
+// ParseMove finds the legal move written in UCI notation (e.g. "e3e4").
+func (p *Position) ParseMove(uci string) (Move, bool) {
+	var l MoveList
+	p.LegalMoves(&l)
+	for _, m := range l.Slice() {
+		if m.String() == strings.ToLower(uci) {
+			return m, true
+		}
+	}
+	return NoMove, false
+}
+
+// Perft counts the leaf nodes of the legal move tree of the given depth,
+// counting the last ply in bulk.
+func (p *Position) Perft(depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	if depth == 1 {
+		return uint64(p.CountLegalMoves())
+	}
+	var l MoveList
+	p.LegalMoves(&l)
+	var n uint64
+	for _, m := range l.Slice() {
+		q := p.Play(m)
+		n += q.Perft(depth - 1)
+	}
+	return n
+}

@@ -1,0 +1,69 @@
+package tb
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestPerftOracle checks every line of the Fairy-Stockfish perft file
+// (MATERIAL|FEN|DEPTH|NODES).
+func TestPerftOracle(t *testing.T) {
+	f, err := os.Open("testdata/perft-fairy-stockfish.txt")
+	require.NoError(t, err)
+	defer f.Close()
+	lines := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.Split(line, "|")
+		require.Len(t, parts, 4, line)
+		depth, err := strconv.Atoi(parts[2])
+		require.NoError(t, err)
+		want, err := strconv.ParseUint(parts[3], 10, 64)
+		require.NoError(t, err)
+		pos, err := ParseFEN(parts[1])
+		require.NoError(t, err, line)
+		m := MaterialOf(&pos)
+		require.Equal(t, parts[0], m.String(), "material of %s", parts[1])
+		require.Equal(t, want, pos.Perft(depth), line)
+		lines++
+	}
+	require.NoError(t, sc.Err())
+	require.Greater(t, lines, 90)
+}
+
+// TestPerftWithPawns checks positions with pawns and promotions, counted by
+// hand: a white pawn on e5 promotes to a met on e6.
+func TestPerftWithPawns(t *testing.T) {
+	pos, err := ParseFEN("7k/8/8/4P3/8/8/8/K7 w - - 0 1")
+	require.NoError(t, err)
+	var l MoveList
+	pos.LegalMoves(&l)
+	var names []string
+	for _, m := range l.Slice() {
+		names = append(names, m.String())
+	}
+	require.ElementsMatch(t, []string{"a1a2", "a1b1", "a1b2", "e5e6m"}, names)
+	m, ok := pos.ParseMove("e5e6m")
+	require.True(t, ok)
+	after := pos.Play(m)
+	require.Equal(t, "7k/8/4M3/8/8/8/8/K7 b - - 0 1", after.FEN())
+}
+
+func BenchmarkPerft(b *testing.B) {
+	pos, err := ParseFEN("2R5/8/5K2/2S5/8/8/8/k7 w - - 0 1")
+	require.NoError(b, err)
+	var nodes uint64
+	for b.Loop() {
+		nodes += pos.Perft(5)
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+}
