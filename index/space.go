@@ -1,0 +1,280 @@
+// Package index maps the positions of one pawnless material to dense
+// integers and back: the coordinate system of every table.
+//
+// # Layout
+//
+// For a canonical material (stronger side White) with piece groups
+// g₁ … gₙ — the like pieces of one colour and type, in the order white R S N
+// M, then black R S N M — a position is numbered
+//
+//	index = kingPair · ∏ size(gⱼ) + Σ digit(gⱼ) · stride(gⱼ)
+//
+// where stride(gₙ) = 1 and stride(gⱼ) = stride(gⱼ₊₁) · size(gⱼ₊₁): mixed
+// radix with the last group fastest. A group of k like pieces on squares
+// s₁ < … < sₖ has the binomial digit C(s₁,1) + C(s₂,2) + … + C(sₖ,k)
+// (the combinatorial number system) with size C(64,k), so KRRvK has one
+// rook-pair coordinate of C(64,2) = 2 016 values, not two.
+//
+// Pieces may share squares with each other and with the kings in this
+// numbering; such indices are holes, as are positions where the side not to
+// move is in check. The payoff is speed: a move of a non-king piece changes
+// one digit only, so the generator finds a successor's or predecessor's
+// index by arithmetic, with no symmetry transform (the king pair, and so the
+// transform, stays the same). Only king moves need the full Index.
+//
+// The king pair and its symmetry are described in kings.go. Each side to
+// move has its own table of Size() entries with the same numbering.
+package index
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/makruktb/makruktb/tb"
+)
+
+// MaxPieces is the largest number of pieces (kings included) a Space
+// supports.
+const MaxPieces = 6
+
+// Group is a set of like pieces: one colour, one type, Count of them.
+type Group struct {
+	Color  tb.Color
+	Type   tb.PieceType
+	Count  int
+	Size   uint64 // C(64, Count)
+	Stride uint64
+}
+
+// Space is the index space of one canonical pawnless material.
+type Space struct {
+	material    tb.Material
+	kings       *kingTable
+	groups      []Group
+	perKingPair uint64
+	size        uint64
+}
+
+// New returns the index space of a canonical pawnless material with at most
+// MaxPieces pieces.
+func New(m tb.Material) (*Space, error) {
+	switch {
+	case m.HasPawns():
+		return nil, fmt.Errorf("index %s: materials with pawns have no table", m)
+	case m.Pieces() > MaxPieces:
+		return nil, fmt.Errorf("index %s: %d pieces, at most %d supported", m, m.Pieces(), MaxPieces)
+	case !m.IsCanonical():
+		c, _ := m.Canonical()
+		return nil, fmt.Errorf("index %s: not canonical, the table is %s", m, c)
+	}
+	s := &Space{material: m, kings: kingsFull}
+	if m.HasKhon() {
+		s.kings = kingsMirror
+	}
+	for c := tb.White; c <= tb.Black; c++ {
+		for t := tb.Rook; t <= tb.Met; t++ {
+			if k := m.Count(c, t); k > 0 {
+				s.groups = append(s.groups, Group{Color: c, Type: t, Count: k, Size: binomial[64][k]})
+			}
+		}
+	}
+	s.perKingPair = 1
+	for j := len(s.groups) - 1; j >= 0; j-- {
+		s.groups[j].Stride = s.perKingPair
+		s.perKingPair *= s.groups[j].Size
+		if s.groups[j].Count >= 3 {
+			ensureComboTable(s.groups[j].Count)
+		}
+	}
+	s.size = uint64(len(s.kings.pairs)) * s.perKingPair
+	return s, nil
+}
+
+// Material returns the space's material.
+func (s *Space) Material() tb.Material { return s.material }
+
+// Size returns the number of indices per side to move.
+func (s *Space) Size() uint64 { return s.size }
+
+// KingPairs returns the number of canonical king pairs (462 or 1 806).
+func (s *Space) KingPairs() int { return len(s.kings.pairs) }
+
+// PerKingPair returns the number of indices sharing one king pair: the
+// indices of king pair k are k·PerKingPair() … (k+1)·PerKingPair()−1.
+func (s *Space) PerKingPair() uint64 { return s.perKingPair }
+
+// Groups returns the piece groups in index order.
+func (s *Space) Groups() []Group { return s.groups }
+
+// FullSymmetry reports whether all eight symmetries are used (no Khon).
+func (s *Space) FullSymmetry() bool { return len(s.kings.group) == 8 }
+
+// KingSquares returns the white and black king squares of king pair k.
+func (s *Space) KingSquares(k int) (white, black tb.Square) {
+	p := s.kings.pairs[k]
+	return p.white, p.black
+}
+
+// Tied reports whether the king pair k is fixed by the diagonal flip (both
+// kings on the a1–h8 diagonal): moves of other pieces may then change the
+// canonical orientation, so the generator's one-digit shortcut does not
+// apply.
+func (s *Space) Tied(k int) bool {
+	p := s.kings.pairs[k]
+	return s.kings.tied[p.white][p.black]
+}
+
+// Index returns the index of p (of this space's material, in any
+// orientation and colour assignment matching the material) and true, or
+// false if p's material differs or its kings touch. The side to move is not
+// part of the index.
+func (s *Space) Index(p *tb.Position) (uint64, bool) {
+	w, b := p.KingSquare(tb.White), p.KingSquare(tb.Black)
+	if w == tb.NoSquare || b == tb.NoSquare || !s.kings.ok[w][b] || p.Occupied().Count() != s.material.Pieces() {
+		return 0, false
+	}
+	t := s.kings.sym[w][b]
+	i, ok := s.indexWith(p, t)
+	if !ok {
+		return 0, false
+	}
+	if s.kings.tied[t.square(w)][t.square(b)] {
+		if j, _ := s.indexWith(p, t|flipDiagonal); j < i {
+			i = j
+		}
+	}
+	return i, true
+}
+
+// indexWith numbers p after applying t.
+func (s *Space) indexWith(p *tb.Position, t symmetry) (uint64, bool) {
+	wk, bk := t.square(p.KingSquare(tb.White)), t.square(p.KingSquare(tb.Black))
+	i := uint64(s.kings.number[wk][bk]) * s.perKingPair
+	for _, g := range s.groups {
+		bb := p.Pieces(g.Color, g.Type)
+		if bb.Count() != g.Count {
+			return 0, false
+		}
+		i += comboIndex(t.bitboard(bb)) * g.Stride
+	}
+	return i, true
+}
+
+// Position decodes index i for the given side to move. It returns false
+// for holes: pieces sharing a square, the side not to move in check, or the
+// non-canonical twin of a diagonal-symmetric king pair. For every index that
+// decodes, Index(Position(i)) == i.
+func (s *Space) Position(i uint64, side tb.Color) (tb.Position, bool) {
+	var p tb.Position
+	if i >= s.size {
+		return p, false
+	}
+	k := i / s.perKingPair
+	rest := i % s.perKingPair
+	pair := s.kings.pairs[k]
+	p.Put(tb.White, tb.King, pair.white)
+	p.Put(tb.Black, tb.King, pair.black)
+	p.Side, p.CountLimit, p.Fullmove = side, tb.NoCount, 1
+	occ := p.Occupied()
+	for _, g := range s.groups {
+		bb := comboBitboard(g.Count, rest/g.Stride%g.Size)
+		if bb&occ != 0 {
+			return p, false
+		}
+		occ |= bb
+		for b := bb; b != 0; {
+			p.Put(g.Color, g.Type, b.PopFirst())
+		}
+	}
+	if p.InCheck(side.Other()) {
+		return p, false
+	}
+	if s.kings.tied[pair.white][pair.black] {
+		if j, _ := s.indexWith(&p, flipDiagonal); j < i {
+			return p, false
+		}
+	}
+	return p, true
+}
+
+// Multiplicity returns how many full-board positions the canonical
+// position p stands for: the size of its orbit under the symmetries used.
+func (s *Space) Multiplicity(p *tb.Position) int {
+	n := len(s.kings.group)
+	w, b := p.KingSquare(tb.White), p.KingSquare(tb.Black)
+	if s.kings.tied[w][b] {
+		q := flipDiagonal.position(p)
+		if q.SamePlacement(p) {
+			return n / 2
+		}
+	}
+	return n
+}
+
+// binomial[n][k] = C(n, k) for n ≤ 64, k ≤ MaxPieces.
+var binomial [65][MaxPieces + 1]uint64
+
+func init() {
+	for n := 0; n <= 64; n++ {
+		binomial[n][0] = 1
+		for k := 1; k <= MaxPieces && k <= n; k++ {
+			binomial[n][k] = binomial[n-1][k-1] + binomial[n-1][k]
+		}
+	}
+}
+
+// comboIndex returns the binomial digit of a set of squares.
+func comboIndex(bb tb.Bitboard) uint64 {
+	var d uint64
+	for k := 1; bb != 0; k++ {
+		d += binomial[bb.PopFirst()][k]
+	}
+	return d
+}
+
+// comboTables[k][d] is the set of k squares with digit d, for k ≥ 3;
+// smaller groups are decoded directly.
+var (
+	comboTables    [MaxPieces + 1][]tb.Bitboard
+	comboTableOnce [MaxPieces + 1]sync.Once
+)
+
+func ensureComboTable(k int) {
+	comboTableOnce[k].Do(func() {
+		t := make([]tb.Bitboard, binomial[64][k])
+		var rec func(from tb.Square, left int, bb tb.Bitboard)
+		rec = func(from tb.Square, left int, bb tb.Bitboard) {
+			if left == 0 {
+				t[comboIndex(bb)] = bb
+				return
+			}
+			for s := from; s < 64; s++ {
+				rec(s+1, left-1, bb|s.Bitboard())
+			}
+		}
+		rec(0, k, 0)
+		comboTables[k] = t
+	})
+}
+
+// pairSquares decodes the digit of two like pieces: the largest s with
+// C(s,2) ≤ d is the upper square.
+var pairSquares [2016]tb.Bitboard
+
+func init() {
+	for hi := tb.Square(1); hi < 64; hi++ {
+		for lo := tb.Square(0); lo < hi; lo++ {
+			pairSquares[binomial[hi][2]+uint64(lo)] = hi.Bitboard() | lo.Bitboard()
+		}
+	}
+}
+
+func comboBitboard(k int, d uint64) tb.Bitboard {
+	switch k {
+	case 1:
+		return tb.Square(d).Bitboard()
+	case 2:
+		return pairSquares[d]
+	}
+	return comboTables[k][d]
+}

@@ -1,0 +1,198 @@
+package index
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/makruktb/makruktb/tb"
+	"github.com/stretchr/testify/require"
+)
+
+func TestKingPairCounts(t *testing.T) {
+	require.Len(t, kingsFull.pairs, 462)
+	require.Len(t, kingsMirror.pairs, 1806)
+}
+
+// TestRoundTripExhaustive: for every material up to 4 pieces and every
+// index that decodes, Index(Position(i)) == i.
+func TestRoundTripExhaustive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exhaustive")
+	}
+	for _, m := range tb.Pawnless(4) {
+		s, err := New(m)
+		require.NoError(t, err)
+		decoded := 0
+		for i := uint64(0); i < s.Size(); i++ {
+			p, ok := s.Position(i, tb.White)
+			if !ok {
+				continue
+			}
+			decoded++
+			j, ok := s.Index(&p)
+			if !ok || i != j {
+				t.Fatalf("%s: index %d decodes to %s which indexes to %d", m, i, p.FEN(), j)
+			}
+		}
+		require.Positive(t, decoded, m.String())
+	}
+}
+
+// images returns every symmetric image of p that the space's group allows.
+func images(s *Space, p *tb.Position) []tb.Position {
+	var out []tb.Position
+	for _, t := range s.kings.group {
+		out = append(out, t.position(p))
+	}
+	return out
+}
+
+func isImage(s *Space, p, q *tb.Position) bool {
+	for _, img := range images(s, p) {
+		if img.SamePlacement(q) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkFullBoard asserts that a legal full-board position maps to an index
+// whose decoded position is one of its symmetric images.
+func checkFullBoard(t *testing.T, s *Space, p *tb.Position) {
+	i, ok := s.Index(p)
+	require.True(t, ok, p.FEN())
+	q, ok := s.Position(i, p.Side)
+	require.True(t, ok, "%s: index %d is a hole", p.FEN(), i)
+	require.True(t, isImage(s, p, &q), "%s indexes to %d which decodes to %s", p.FEN(), i, q.FEN())
+}
+
+// TestFullBoardExhaustive places the pieces of every 3-piece material on
+// every square combination.
+func TestFullBoardExhaustive(t *testing.T) {
+	for _, m := range tb.Pawnless(3) {
+		if m.Pieces() != 3 {
+			continue
+		}
+		s, err := New(m)
+		require.NoError(t, err)
+		g := s.Groups()[0]
+		legal := 0
+		for w := tb.Square(0); w < 64; w++ {
+			for b := tb.Square(0); b < 64; b++ {
+				for x := tb.Square(0); x < 64; x++ {
+					if w == b || w == x || b == x {
+						continue
+					}
+					for side := tb.White; side <= tb.Black; side++ {
+						var p tb.Position
+						p.Put(tb.White, tb.King, w)
+						p.Put(tb.Black, tb.King, b)
+						p.Put(g.Color, g.Type, x)
+						p.Side = side
+						if p.Validate() != nil {
+							continue
+						}
+						legal++
+						checkFullBoard(t, s, &p)
+					}
+				}
+			}
+		}
+		require.Positive(t, legal)
+	}
+}
+
+// randomLegal places material m at random until the position is legal.
+func randomLegal(rng *rand.Rand, m tb.Material) tb.Position {
+	for {
+		var p tb.Position
+		p.Side = tb.Color(rng.IntN(2))
+		put := func(c tb.Color, k tb.PieceType) {
+			for {
+				sq := tb.Square(rng.IntN(64))
+				if !p.Occupied().Has(sq) {
+					p.Put(c, k, sq)
+					return
+				}
+			}
+		}
+		put(tb.White, tb.King)
+		put(tb.Black, tb.King)
+		for c := tb.White; c <= tb.Black; c++ {
+			for k := tb.Rook; k <= tb.Met; k++ {
+				for range m.Count(c, k) {
+					put(c, k)
+				}
+			}
+		}
+		if p.Validate() == nil {
+			return p
+		}
+	}
+}
+
+// TestFullBoardSampled: a million random legal positions of 4, 5 and 6
+// pieces (with and without khons, with like-piece groups) map to one of
+// their images, and round-trip.
+func TestFullBoardSampled(t *testing.T) {
+	n := 1_000_000
+	if testing.Short() {
+		n = 20_000
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	materials := []string{"KRSvKN", "KRRvKN", "KSSvKM", "KNMvKM", "KMMMvK", "KRSvKNM", "KRRvKSS", "KMMMvKN", "KRNvKR", "KSSSSvK", "KRRNvKN"}
+	for i := 0; i < n; i++ {
+		m := tb.MustParseMaterial(materials[i%len(materials)])
+		s, err := New(m)
+		require.NoError(t, err)
+		p := randomLegal(rng, m)
+		checkFullBoard(t, s, &p)
+	}
+}
+
+func TestColourFlip(t *testing.T) {
+	p, err := tb.ParseFEN("8/8/8/3k4/8/2S5/8/r3K3 w - - 0 1") // KSvKR: the rook is black
+	require.NoError(t, err)
+	q, flipped := Canonical(&p)
+	require.True(t, flipped)
+	require.Equal(t, "R3k3/8/2s5/8/3K4/8/8/8 b - - 0 1", q.FEN())
+	require.Equal(t, "KRvKS", tb.MaterialOf(&q).String())
+}
+
+func TestNewRejects(t *testing.T) {
+	for _, name := range []string{"KPvK", "KvKR", "KRRRRRvK"} {
+		_, err := New(tb.MustParseMaterial(name))
+		require.Error(t, err, name)
+	}
+}
+
+func BenchmarkIndex(b *testing.B) {
+	s, _ := New(tb.MustParseMaterial("KRSvKN"))
+	rng := rand.New(rand.NewPCG(5, 6))
+	ps := make([]tb.Position, 1024)
+	for i := range ps {
+		ps[i] = randomLegal(rng, s.Material())
+	}
+	b.ReportAllocs()
+	var sink uint64
+	i := 0
+	for b.Loop() {
+		j, _ := s.Index(&ps[i&1023])
+		sink += j
+		i++
+	}
+	_ = sink
+}
+
+func BenchmarkPosition(b *testing.B) {
+	s, _ := New(tb.MustParseMaterial("KRSvKN"))
+	rng := rand.New(rand.NewPCG(7, 8))
+	b.ReportAllocs()
+	ok := 0
+	for b.Loop() {
+		if _, good := s.Position(rng.Uint64N(s.Size()), tb.White); good {
+			ok++
+		}
+	}
+	_ = ok
+}
