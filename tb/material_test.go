@@ -49,8 +49,8 @@ func TestPawnlessCount(t *testing.T) {
 		return n
 	}
 	require.Equal(t, 1, count(2))
-	require.Equal(t, 5, count(3))   // + KRvK KSvK KNvK KMvK
-	require.Equal(t, 25, count(4))  // + 10 same-side pairs + 10 cross pairs up to colour
-	require.Equal(t, 85, count(5))  // + 20 same-side triples + 10 pairs × 4 singles
+	require.Equal(t, 5, count(3))  // + KRvK KSvK KNvK KMvK
+	require.Equal(t, 25, count(4)) // + 10 same-side pairs + 10 cross pairs up to colour
+	require.Equal(t, 85, count(5)) // + 20 same-side triples + 10 pairs × 4 singles
 	require.Equal(t, "KvK", Pawnless(5)[0].String())
 }
