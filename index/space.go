@@ -51,6 +51,7 @@ type Space struct {
 	material    tb.Material
 	kings       *kingTable
 	groups      []Group
+	groupOf     [2][tb.Met + 1]int // position in groups of each colour and type
 	perKingPair uint64
 	size        uint64
 }
@@ -74,6 +75,7 @@ func New(m tb.Material) (*Space, error) {
 	for c := tb.White; c <= tb.Black; c++ {
 		for t := tb.Rook; t <= tb.Met; t++ {
 			if k := m.Count(c, t); k > 0 {
+				s.groupOf[c][t] = len(s.groups)
 				s.groups = append(s.groups, Group{Color: c, Type: t, Count: k, Size: binomial[64][k]})
 			}
 		}
@@ -277,4 +279,26 @@ func comboBitboard(k int, d uint64) tb.Bitboard {
 		return pairSquares[d]
 	}
 	return comboTables[k][d]
+}
+
+// MovedIndex returns the index of the position p (which must be exactly
+// Position(i, …)) after the piece on from steps to the empty square to.
+// A non-king piece changes one digit, found by arithmetic; a king move, or
+// any move under a diagonal-symmetric king pair, is re-encoded in full.
+func (s *Space) MovedIndex(i uint64, p *tb.Position, from, to tb.Square) uint64 {
+	c, t := p.PieceAt(from)
+	if t != tb.King && !s.Tied(int(i/s.perKingPair)) {
+		g := s.groups[s.groupOf[c][t]]
+		if g.Count == 1 {
+			return i + (uint64(to)-uint64(from))*g.Stride
+		}
+		old := p.Pieces(c, t)
+		moved := old ^ from.Bitboard() ^ to.Bitboard()
+		return i + (comboIndex(moved)-comboIndex(old))*g.Stride
+	}
+	q := *p
+	q.Remove(from)
+	q.Put(c, t, to)
+	j, _ := s.Index(&q)
+	return j
 }

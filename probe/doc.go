@@ -1,0 +1,40 @@
+// Package probe owns the table file format: the writer used by the
+// generator and the reader used for lookups.
+//
+// # File format, version 1
+//
+// One file per material and metric, named MATERIAL.mtbm for distance to
+// mate (e.g. KRSvKN.mtbm). All integers are little-endian. Everything the
+// reader needs comes first, and every field is bounds-checked on open.
+//
+//	offset  size  field
+//	0       8     magic "MAKRUKTB"
+//	8       2     format version (1)
+//	10      1     metric: 1 = DTM
+//	11      1     value width in bytes: 1 or 2
+//	12      1     length n of the material name
+//	13      n     material name, canonical (stronger side first), e.g. KRSvKN
+//	…       1     length r of the rule-profile name (0 for DTM)
+//	…       r     rule-profile name
+//	…       1     symmetries used: 8, or 2 for tables with a Khon
+//	…       4     king pairs
+//	…       8     indices per king pair
+//	…       8     indices per side to move (king pairs × per king pair)
+//	…       4     values per block B
+//	…       4     number of blocks N (per side ⌈size/B⌉, White's blocks first)
+//	…       8·(N+1) block offsets, relative to the start of the data section;
+//	              block k occupies [off[k], off[k+1])
+//	…       4     CRC-32C of the data section
+//	…       4     CRC-32C of every header byte before this field
+//	data    …     N blocks, each an independent zstd frame (with its own
+//	              content checksum) of B values (the last block of a side may
+//	              be shorter) of the given width
+//
+// Values are probe.Value codes. Index holes and illegal positions are stored
+// as a copy of the previous legal value in the block, which compresses
+// best; the reader never looks at them.
+//
+// Files are written to a temporary name, synced and renamed, so a file
+// with the final name is always complete. The same values always give the
+// same bytes.
+package probe

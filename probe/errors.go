@@ -1,0 +1,35 @@
+package probe
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrCorrupt is wrapped by every error about a damaged or truncated file.
+var ErrCorrupt = errors.New("corrupt table")
+
+// ErrUnsupported is wrapped by errors about files this version cannot read.
+var ErrUnsupported = errors.New("unsupported table")
+
+// CorruptError reports a damaged table file: which file, where, and what.
+type CorruptError struct {
+	File   string
+	Offset int64
+	Reason string
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("%s: corrupt table at offset %d: %s", e.File, e.Offset, e.Reason)
+}
+
+func (e *CorruptError) Unwrap() error { return ErrCorrupt }
+
+// MissingError reports a table that is not in the table directory.
+type MissingError struct {
+	Material string
+	Dir      string
+}
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("table %s not found in %s", e.Material, e.Dir)
+}

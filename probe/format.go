@@ -1,0 +1,109 @@
+package probe
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/tb"
+)
+
+// Magic starts every table file.
+const Magic = "MAKRUKTB"
+
+// Version is the format version this package writes and reads.
+const Version = 1
+
+// Metric says what a table's values measure.
+type Metric uint8
+
+const (
+	// DTM is distance to mate in plies, for both sides to move.
+	DTM Metric = 1
+)
+
+// Extension returns the file name extension of the metric.
+func (m Metric) Extension() string {
+	if m == DTM {
+		return ".mtbm"
+	}
+	return ".unknown"
+}
+
+func (m Metric) String() string {
+	if m == DTM {
+		return "dtm"
+	}
+	return fmt.Sprintf("metric(%d)", uint8(m))
+}
+
+// DefaultBlockSize is the number of values per compressed block.
+const DefaultBlockSize = 1 << 15
+
+// Header describes a table file; it is everything before the data section.
+type Header struct {
+	Material    tb.Material
+	Metric      Metric
+	Rules       string // rule profile, empty for DTM
+	Width       int    // bytes per value: 1 or 2
+	Symmetries  int    // 8 or 2
+	KingPairs   int
+	PerKingPair uint64
+	Size        uint64 // indices per side to move
+	BlockSize   int    // values per block
+	Blocks      int    // blocks in the file, both sides
+	Offsets     []uint64
+	DataCRC     uint32
+}
+
+// FileName returns the table's file name, e.g. "KRvK.mtbm".
+func FileName(m tb.Material, metric Metric) string { return m.String() + metric.Extension() }
+
+// blocksPerSide returns ⌈Size / BlockSize⌉.
+func (h *Header) blocksPerSide() int {
+	return int((h.Size + uint64(h.BlockSize) - 1) / uint64(h.BlockSize))
+}
+
+// newHeader fills the index parameters of a header from the index space.
+func newHeader(s *index.Space, metric Metric, width int) Header {
+	sym := 2
+	if s.FullSymmetry() {
+		sym = 8
+	}
+	return Header{
+		Material:    s.Material(),
+		Metric:      metric,
+		Width:       width,
+		Symmetries:  sym,
+		KingPairs:   s.KingPairs(),
+		PerKingPair: s.PerKingPair(),
+		Size:        s.Size(),
+		BlockSize:   DefaultBlockSize,
+	}
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// marshal encodes the header, its checksum last.
+func (h *Header) marshal() []byte {
+	b := []byte(Magic)
+	b = binary.LittleEndian.AppendUint16(b, Version)
+	b = append(b, byte(h.Metric), byte(h.Width))
+	name := h.Material.String()
+	b = append(b, byte(len(name)))
+	b = append(b, name...)
+	b = append(b, byte(len(h.Rules)))
+	b = append(b, h.Rules...)
+	b = append(b, byte(h.Symmetries))
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.KingPairs))
+	b = binary.LittleEndian.AppendUint64(b, h.PerKingPair)
+	b = binary.LittleEndian.AppendUint64(b, h.Size)
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.BlockSize))
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.Blocks))
+	for _, o := range h.Offsets {
+		b = binary.LittleEndian.AppendUint64(b, o)
+	}
+	b = binary.LittleEndian.AppendUint32(b, h.DataCRC)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}

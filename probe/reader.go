@@ -1,0 +1,262 @@
+package probe
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/tb"
+)
+
+// maxHeaderBytes bounds the header read on open (block offsets included):
+// enough for 6-piece tables with 32 Ki-value blocks.
+const maxHeaderBytes = 64 << 20
+
+// File is an open table file. Its methods are safe for concurrent use.
+type File struct {
+	name      string
+	r         io.ReaderAt
+	closer    io.Closer
+	Header    Header
+	Space     *index.Space
+	dataStart int64
+	dec       *zstd.Decoder
+}
+
+// OpenFile opens and checks the header of the table file at path.
+func OpenFile(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	t, err := NewFile(f, st.Size(), path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	t.closer = f
+	return t, nil
+}
+
+// NewFile reads a table from r, size bytes long; name is used in errors.
+// The header is read and validated completely before NewFile returns.
+func NewFile(r io.ReaderAt, size int64, name string) (*File, error) {
+	t := &File{name: name, r: r}
+	if err := t.readHeader(size); err != nil {
+		return nil, err
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderMaxMemory(uint64(t.Header.BlockSize*t.Header.Width)+1<<10))
+	if err != nil {
+		return nil, err
+	}
+	t.dec = dec
+	return t, nil
+}
+
+// Name returns the file name given on open.
+func (t *File) Name() string { return t.name }
+
+// Close releases the file.
+func (t *File) Close() error {
+	t.dec.Close()
+	if t.closer != nil {
+		return t.closer.Close()
+	}
+	return nil
+}
+
+func (t *File) corrupt(off int64, format string, args ...any) error {
+	return &CorruptError{File: t.name, Offset: off, Reason: fmt.Sprintf(format, args...)}
+}
+
+// cursor reads little-endian fields from a byte slice, remembering the
+// first read past its end.
+type cursor struct {
+	b   []byte
+	off int
+	bad bool
+}
+
+func (c *cursor) bytes(n int) []byte {
+	if c.bad || n < 0 || c.off+n > len(c.b) {
+		c.bad = true
+		return make([]byte, max(n, 0))
+	}
+	v := c.b[c.off : c.off+n]
+	c.off += n
+	return v
+}
+func (c *cursor) u8() int     { return int(c.bytes(1)[0]) }
+func (c *cursor) u16() int    { return int(binary.LittleEndian.Uint16(c.bytes(2))) }
+func (c *cursor) u32() uint32 { return binary.LittleEndian.Uint32(c.bytes(4)) }
+func (c *cursor) u64() uint64 { return binary.LittleEndian.Uint64(c.bytes(8)) }
+
+func (t *File) readHeader(size int64) error {
+	// The fixed part is small; read a generous prefix, then the offsets.
+	prefix := make([]byte, min(size, 1024))
+	if n, err := t.r.ReadAt(prefix, 0); n < len(prefix) {
+		return t.corrupt(int64(n), "header unreadable: %v", err)
+	}
+	c := &cursor{b: prefix}
+	if string(c.bytes(len(Magic))) != Magic || c.bad {
+		return t.corrupt(0, "not a makruktb table (bad magic)")
+	}
+	h := &t.Header
+	if v := c.u16(); v != Version {
+		return fmt.Errorf("%s: format version %d, this reader knows %d: %w", t.name, v, Version, ErrUnsupported)
+	}
+	h.Metric = Metric(c.u8())
+	if h.Metric != DTM {
+		return fmt.Errorf("%s: metric %d: %w", t.name, h.Metric, ErrUnsupported)
+	}
+	h.Width = c.u8()
+	if h.Width != 1 && h.Width != 2 {
+		return t.corrupt(int64(c.off-1), "value width %d", h.Width)
+	}
+	nameOff := c.off
+	name := string(c.bytes(c.u8()))
+	m, err := tb.ParseMaterial(name)
+	if err != nil || c.bad {
+		return t.corrupt(int64(nameOff), "bad material name %q", name)
+	}
+	h.Material = m
+	h.Rules = string(c.bytes(c.u8()))
+	h.Symmetries = c.u8()
+	h.KingPairs = int(c.u32())
+	h.PerKingPair = c.u64()
+	h.Size = c.u64()
+	blockOff := c.off
+	h.BlockSize = int(c.u32())
+	h.Blocks = int(c.u32())
+	if c.bad {
+		return t.corrupt(int64(len(prefix)), "header truncated")
+	}
+	space, err := index.New(m)
+	if err != nil {
+		return t.corrupt(int64(nameOff), "%v", err)
+	}
+	if want := newHeader(space, h.Metric, h.Width); h.Symmetries != want.Symmetries ||
+		h.KingPairs != want.KingPairs || h.PerKingPair != want.PerKingPair || h.Size != want.Size {
+		return t.corrupt(int64(nameOff), "index parameters do not match material %s", m)
+	}
+	if h.BlockSize < 1 || h.BlockSize > 1<<24 || h.Blocks != 2*h.blocksPerSide() {
+		return t.corrupt(int64(blockOff), "block size %d and count %d do not fit %d values per side", h.BlockSize, h.Blocks, h.Size)
+	}
+	headerLen := int64(c.off) + 8*int64(h.Blocks+1) + 8
+	if headerLen > maxHeaderBytes || headerLen > size {
+		return t.corrupt(size, "file ends inside the header (%d bytes needed)", headerLen)
+	}
+	full := make([]byte, headerLen)
+	if n, err := t.r.ReadAt(full, 0); n < len(full) {
+		return t.corrupt(int64(n), "header unreadable: %v", err)
+	}
+	c = &cursor{b: full, off: c.off}
+	h.Offsets = make([]uint64, h.Blocks+1)
+	for k := range h.Offsets {
+		h.Offsets[k] = c.u64()
+	}
+	h.DataCRC = c.u32()
+	sum := crc32.Checksum(full[:c.off], castagnoli)
+	if got := c.u32(); got != sum {
+		return t.corrupt(int64(c.off-4), "header checksum %08x, computed %08x", got, sum)
+	}
+	t.dataStart = headerLen
+	if h.Offsets[0] != 0 {
+		return t.corrupt(int64(c.off), "first block offset %d", h.Offsets[0])
+	}
+	for k := 1; k <= h.Blocks; k++ {
+		if h.Offsets[k] < h.Offsets[k-1] {
+			return t.corrupt(t.dataStart, "block offsets decrease at block %d", k)
+		}
+	}
+	if end := uint64(t.dataStart) + h.Offsets[h.Blocks]; end != uint64(size) {
+		return t.corrupt(size, "file is %d bytes, the header says %d", size, end)
+	}
+	t.Space = space
+	return nil
+}
+
+// blockLen returns the number of values in block k.
+func (t *File) blockLen(k int) int {
+	per := t.Header.blocksPerSide()
+	lo := uint64(k%per) * uint64(t.Header.BlockSize)
+	return int(min(uint64(t.Header.BlockSize), t.Header.Size-lo))
+}
+
+// Block returns the decompressed values of block k (White's blocks first).
+func (t *File) Block(k int) ([]Value, error) {
+	h := &t.Header
+	if k < 0 || k >= h.Blocks {
+		return nil, fmt.Errorf("%s: block %d out of range", t.name, k)
+	}
+	lo, hi := h.Offsets[k], h.Offsets[k+1]
+	comp := make([]byte, hi-lo)
+	if n, err := t.r.ReadAt(comp, t.dataStart+int64(lo)); n < len(comp) {
+		return nil, t.corrupt(t.dataStart+int64(lo)+int64(n), "block %d unreadable: %v", k, err)
+	}
+	want := t.blockLen(k)
+	raw, err := t.dec.DecodeAll(comp, make([]byte, 0, want*h.Width))
+	if err != nil {
+		return nil, t.corrupt(t.dataStart+int64(lo), "block %d: %v", k, err)
+	}
+	if len(raw) != want*h.Width {
+		return nil, t.corrupt(t.dataStart+int64(lo), "block %d holds %d bytes, expected %d", k, len(raw), want*h.Width)
+	}
+	vals := make([]Value, want)
+	for i := range vals {
+		if h.Width == 1 {
+			vals[i] = Value(raw[i])
+		} else {
+			vals[i] = Value(binary.LittleEndian.Uint16(raw[2*i:]))
+		}
+	}
+	return vals, nil
+}
+
+// BlockOf returns the block holding the value of index i for side.
+func (t *File) BlockOf(side tb.Color, i uint64) (block, offset int) {
+	per := t.Header.blocksPerSide()
+	return int(side)*per + int(i/uint64(t.Header.BlockSize)), int(i % uint64(t.Header.BlockSize))
+}
+
+// LoadAll decompresses the whole table: values[side][index]. Holes hold
+// arbitrary values.
+func (t *File) LoadAll() ([2][]Value, error) {
+	var out [2][]Value
+	per := t.Header.blocksPerSide()
+	for side := range out {
+		out[side] = make([]Value, 0, t.Header.Size)
+		for b := 0; b < per; b++ {
+			vals, err := t.Block(side*per + b)
+			if err != nil {
+				return out, err
+			}
+			out[side] = append(out[side], vals...)
+		}
+	}
+	return out, nil
+}
+
+// CheckData recomputes the checksum of the data section.
+func (t *File) CheckData() error {
+	h := &t.Header
+	crc := crc32.New(castagnoli)
+	sec := io.NewSectionReader(t.r, t.dataStart, int64(h.Offsets[h.Blocks]))
+	if _, err := io.Copy(crc, sec); err != nil {
+		return t.corrupt(t.dataStart, "data unreadable: %v", err)
+	}
+	if got := crc.Sum32(); got != h.DataCRC {
+		return t.corrupt(t.dataStart, "data checksum %08x, header says %08x", got, h.DataCRC)
+	}
+	return nil
+}

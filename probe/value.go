@@ -1,0 +1,85 @@
+package probe
+
+import "fmt"
+
+// Value is a stored distance-to-mate value, always from the point of view
+// of the side to move:
+//
+//	0        draw (stalemate, no forced mate, or not yet decided)
+//	1        illegal position or index hole: never probed
+//	2 + d    mate distance of d plies: d even → the side to move is mated
+//	         in d plies (0 = checkmated now); d odd → it mates in d plies
+//
+// The same encoding is used in memory during generation and in the files
+// (one byte per value while every distance fits, two bytes otherwise).
+type Value uint16
+
+const (
+	Draw    Value = 0
+	Illegal Value = 1
+)
+
+// MaxPlies is the largest mate distance a Value can hold.
+const MaxPlies = 1<<16 - 3
+
+// Win returns the value "the side to move mates in d plies" (d odd).
+func Win(d int) Value { return Value(d + 2) }
+
+// Loss returns the value "the side to move is mated in d plies" (d even).
+func Loss(d int) Value { return Value(d + 2) }
+
+// Mate returns the value for a mate distance of d plies, a win if d is odd.
+func Mate(d int) Value { return Value(d + 2) }
+
+// IsMate reports whether v is a win or a loss.
+func (v Value) IsMate() bool { return v >= 2 }
+
+// IsWin reports whether the side to move wins.
+func (v Value) IsWin() bool { return v >= 2 && v&1 == 1 }
+
+// IsLoss reports whether the side to move loses.
+func (v Value) IsLoss() bool { return v >= 2 && v&1 == 0 }
+
+// Plies returns the mate distance in plies (meaningful when IsMate).
+func (v Value) Plies() int { return int(v) - 2 }
+
+// Moves returns the mate distance in moves of the winning side: a win in
+// 2n−1 plies and a loss in 2n plies are both "mate in n".
+func (v Value) Moves() int { return (v.Plies() + 1) / 2 }
+
+// Negate returns the value one ply earlier seen from the other side: a
+// position whose successor has value v has, through that move, the value
+// v.Negate() (a loss in d becomes a win in d+1 and vice versa).
+func (v Value) Negate() Value {
+	if v.IsMate() {
+		return v + 1
+	}
+	return v
+}
+
+// rank orders values from the side to move's point of view.
+func rank(v Value) int {
+	switch {
+	case v.IsWin():
+		return 1<<20 - v.Plies()
+	case v.IsLoss():
+		return -(1 << 20) + v.Plies()
+	}
+	return 0
+}
+
+// Compare orders two values for the side to move: positive if a is better.
+func Compare(a, b Value) int { return rank(a) - rank(b) }
+
+// String describes the value, e.g. "win in 7 plies".
+func (v Value) String() string {
+	switch {
+	case v == Draw:
+		return "draw"
+	case v == Illegal:
+		return "illegal"
+	case v.IsWin():
+		return fmt.Sprintf("win in %d plies", v.Plies())
+	}
+	return fmt.Sprintf("loss in %d plies", v.Plies())
+}

@@ -1,0 +1,44 @@
+// Package retro solves pawnless Makruk endgames by retrograde analysis:
+// distance to mate in plies, for both sides to move, one material at a
+// time, with captures looked up in the already solved sub-tables.
+//
+// # Algorithm
+//
+// Stage 1, seed (seed.go): every index of both sides is decoded once. Holes
+// and illegal positions are marked; checkmates get "mated in 0"; every
+// capture is looked up in its sub-table, which gives a tentative win (the
+// quickest capture into a lost position), or rules a loss out (a capture
+// into a drawn position), or a lower bound on the loss (every capture
+// loses). The quiet moves are only counted.
+//
+// Stage 2, iterate (iterate.go): frontier by depth. For d = 0, 1, 2, … the
+// positions whose final value is "mate in d plies" are found by a scan of
+// the value arrays, and each is un-moved (tb.Position.UnMoves) to its
+// predecessors:
+//
+//   - d even (the side to move there is mated): every predecessor wins in
+//     d+1, unless it already wins as fast.
+//   - d odd (the side to move there wins): every predecessor loses one
+//     escape. Each position carries a counter of quiet moves not yet known
+//     to lose; when it reaches zero the position is lost in
+//     max(d+1, capture bound). The counter is kept in units of half a move,
+//     because under the diagonal symmetry a position that maps to itself is
+//     reached by a different number of un-moves than it has moves:
+//     each un-move subtracts 2·|stabiliser of the predecessor| /
+//     |stabiliser of the frontier position| (1, 2 or 4).
+//
+// Values set at step d are always d+1 or later, so a scan never meets a
+// value that is still changing. Whatever is undecided when the frontier is
+// empty is a draw.
+//
+// Memory: one uint16 per position and side to move — the value code in the
+// low byte, the counter in the high byte (255: cannot be lost) — updated
+// with 32-bit compare-and-swap on the word holding it, so both cores can
+// work on any part of the table. For KRSvKN (1 806 king pairs × 64³ indices
+// per side) that is 1.9 GB, plus the sub-tables.
+//
+// Stage 3 (values.go) turns the states into probe.Value codes in place.
+// The verifier (verify.go) checks a finished table position by position
+// against a one-ply search over it and its sub-tables, sharing no code with
+// stages 1–2 beyond the move generator and the index.
+package retro

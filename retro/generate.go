@@ -1,0 +1,130 @@
+package retro
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+	"golang.org/x/sync/errgroup"
+)
+
+// Options configure a generation; the zero value is the default.
+type Options struct {
+	// Threads is the number of workers; 0 means GOMAXPROCS.
+	Threads int
+	// Progress, if set, is called from the workers (concurrently) as work
+	// is done: stage is "seed" or "iterate", done and total count work
+	// units of that stage (the iterate total grows as deeper mates appear).
+	Progress func(stage string, done, total int64)
+}
+
+func (o *Options) threads() int {
+	if o.Threads > 0 {
+		return o.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// ErrTooDeep is returned when a mate distance exceeds what the generator's
+// one-byte value codes hold (253 plies).
+var ErrTooDeep = errors.New("mate distance exceeds 253 plies")
+
+// generator holds the state of one generation.
+type generator struct {
+	space  *index.Space
+	subs   *subTables
+	states [2][]probe.Value
+	opts   Options
+	// deepest is the largest value code assigned so far.
+	deepest atomic.Int64
+	tooDeep atomic.Bool
+}
+
+// Generate solves material m (canonical, pawnless, more than two pieces),
+// reading the sub-tables it needs from src.
+func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Table, error) {
+	space, err := index.New(m)
+	if err != nil {
+		return nil, err
+	}
+	if m.Pieces() < 3 {
+		return nil, fmt.Errorf("generate %s: KvK is a draw and has no table", m)
+	}
+	subs, err := loadSubTables(m, src)
+	if err != nil {
+		return nil, err
+	}
+	g := &generator{space: space, subs: subs, opts: opts}
+	for side := range g.states {
+		g.states[side] = make([]probe.Value, space.Size())
+	}
+	if err := g.seed(ctx); err != nil {
+		return nil, err
+	}
+	if err := g.iterate(ctx); err != nil {
+		return nil, err
+	}
+	if g.tooDeep.Load() {
+		return nil, fmt.Errorf("generate %s: %w", m, ErrTooDeep)
+	}
+	g.finish()
+	return &Table{Space: space, Values: g.states}, nil
+}
+
+// noteDepth records an assigned value code and flags codes that do not fit.
+func (g *generator) noteDepth(v probe.Value) {
+	if v > maxCode-1 {
+		g.tooDeep.Store(true)
+	}
+	for {
+		cur := g.deepest.Load()
+		if int64(v) <= cur || g.deepest.CompareAndSwap(cur, int64(v)) {
+			return
+		}
+	}
+}
+
+// parallel runs work(side, kingPair) for every side and king pair, spread
+// over the workers, reporting progress under stage.
+func (g *generator) parallel(ctx context.Context, stage string, done *atomic.Int64, total int64, work func(side tb.Color, kingPair int)) error {
+	units := int64(2 * g.space.KingPairs())
+	var next atomic.Int64
+	eg, ctx := errgroup.WithContext(ctx)
+	for range g.opts.threads() {
+		eg.Go(func() error {
+			for {
+				u := next.Add(1) - 1
+				if u >= units {
+					return nil
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				work(tb.Color(u&1), int(u>>1))
+				if g.opts.Progress != nil {
+					g.opts.Progress(stage, done.Add(1), total)
+				}
+			}
+		})
+	}
+	return eg.Wait()
+}
+
+// finish turns states into final value codes: undecided positions draw.
+func (g *generator) finish() {
+	for side := range g.states {
+		states := g.states[side]
+		for i, s := range states {
+			v, n := stateValue(s), stateCounter(s)
+			if n != 0 && !v.IsWin() {
+				v = probe.Draw // undecided: no forced mate either way
+			}
+			states[i] = v
+		}
+	}
+}

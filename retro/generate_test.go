@@ -1,0 +1,109 @@
+package retro
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/stretchr/testify/require"
+)
+
+// memorySource solves sub-tables on demand and keeps them in memory.
+type memorySource struct {
+	mu     sync.Mutex
+	tables map[tb.Material]*Table
+}
+
+var shared = &memorySource{tables: map[tb.Material]*Table{}}
+
+func (s *memorySource) get(m tb.Material) (*Table, error) {
+	s.mu.Lock()
+	t, ok := s.tables[m]
+	s.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	t, err := Generate(context.Background(), m, s.get, Options{})
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.tables[m] = t
+	s.mu.Unlock()
+	return t, nil
+}
+
+func solve(t testing.TB, name string) *Table {
+	table, err := shared.get(tb.MustParseMaterial(name))
+	require.NoError(t, err)
+	return table
+}
+
+// longest returns the longest win (in plies) for the given side to move.
+func longest(table *Table, side tb.Color) int {
+	best := -1
+	for _, v := range table.Values[side] {
+		if v.IsWin() && v.Plies() > best {
+			best = v.Plies()
+		}
+	}
+	return best
+}
+
+func TestKnownChessResults(t *testing.T) {
+	// KRvK: the rook side mates in at most 16 moves (31 plies).
+	krk := solve(t, "KRvK")
+	require.Equal(t, 31, longest(krk, tb.White))
+	require.Equal(t, -1, longest(krk, tb.Black))
+	require.Equal(t, 32, longestLoss(krk, tb.Black))
+	// KNNvK: no forced win. The bare king is never forced into mate (its
+	// only losses are positions already mated); the knights win only where
+	// the defender has already walked into a mate in one.
+	knnk := solve(t, "KNNvK")
+	require.Equal(t, 0, longestLoss(knnk, tb.Black))
+	require.Equal(t, 1, longest(knnk, tb.White))
+}
+
+func TestKRvKN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves KRvKN")
+	}
+	// The rook side mates in at most 40 moves (79 plies).
+	require.Equal(t, 79, longest(solve(t, "KRvKN"), tb.White))
+}
+
+func longestLoss(table *Table, side tb.Color) int {
+	best := -1
+	for _, v := range table.Values[side] {
+		if v.IsLoss() && v.Plies() > best {
+			best = v.Plies()
+		}
+	}
+	return best
+}
+
+func TestMatePositions(t *testing.T) {
+	krk := solve(t, "KRvK")
+	for _, tc := range []struct {
+		fen  string
+		want probe.Value
+	}{
+		{"k7/8/1K6/8/8/8/8/7R w - - 0 1", probe.Win(1)},
+		{"R1k5/8/2K5/8/8/8/8/8 b - - 0 1", probe.Loss(0)},
+		{"k6R/8/1K6/8/8/8/8/8 b - - 0 1", probe.Loss(0)},
+	} {
+		p, err := tb.ParseFEN(tc.fen)
+		if tc.want == probe.Loss(0) && err == nil && !p.IsCheckmate() {
+			t.Fatalf("%s is not mate", tc.fen)
+		}
+		if err != nil {
+			continue
+		}
+		i, ok := krk.Space.Index(&p)
+		require.True(t, ok)
+		require.Equal(t, tc.want, krk.Values[p.Side][i], fmt.Sprint(tc.fen))
+	}
+}

@@ -1,0 +1,93 @@
+package retro
+
+import (
+	"fmt"
+
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+)
+
+// Table is a solved table in memory: Values[side][index].
+type Table struct {
+	Space  *index.Space
+	Values [2][]probe.Value
+}
+
+// Material returns the table's material.
+func (t *Table) Material() tb.Material { return t.Space.Material() }
+
+// Source provides solved sub-tables by canonical material (KvK is never
+// asked for: it is a draw).
+type Source func(m tb.Material) (*Table, error)
+
+// subTables resolves captures: for each colour and type of captured piece,
+// the sub-table it leads to and whether its colours are swapped.
+type subTables struct {
+	table [2][tb.Met + 1]*Table // nil: KvK or no such piece
+	flip  [2][tb.Met + 1]bool
+}
+
+func loadSubTables(m tb.Material, src Source) (*subTables, error) {
+	st := &subTables{}
+	for c := tb.White; c <= tb.Black; c++ {
+		for t := tb.Rook; t <= tb.Met; t++ {
+			if m.Count(c, t) == 0 {
+				continue
+			}
+			sub := m
+			sub.Counts[c][t]--
+			canon, flip := sub.Canonical()
+			st.flip[c][t] = flip
+			if canon.Pieces() == 2 {
+				continue
+			}
+			table, err := src(canon)
+			if err != nil {
+				return nil, fmt.Errorf("sub-table %s of %s: %w", canon, m, err)
+			}
+			if table.Material() != canon {
+				return nil, fmt.Errorf("sub-table for %s holds %s", canon, table.Material())
+			}
+			st.table[c][t] = table
+		}
+	}
+	return st, nil
+}
+
+// value returns the value, for the side to move after it, of the capture m
+// in p, which takes a piece of colour c and type t.
+func (st *subTables) value(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) probe.Value {
+	table := st.table[c][t]
+	if table == nil {
+		return probe.Draw
+	}
+	q := p.Play(m)
+	if st.flip[c][t] {
+		q = q.ColorFlipped()
+	}
+	j, _ := table.Space.Index(&q)
+	return table.Values[q.Side][j]
+}
+
+// Dependencies returns every canonical material that must be solved before
+// m, in an order in which each comes after its own sub-tables, followed by
+// m itself. KvK is left out: it is a known draw.
+func Dependencies(m tb.Material) []tb.Material {
+	var order []tb.Material
+	seen := map[tb.Material]bool{}
+	var visit func(x tb.Material)
+	visit = func(x tb.Material) {
+		if seen[x] || x.Pieces() <= 2 {
+			return
+		}
+		seen[x] = true
+		for _, sub := range x.Captures() {
+			visit(sub)
+		}
+		order = append(order, x)
+	}
+	canon, _ := m.Canonical()
+	visit(canon)
+	return order
+}
