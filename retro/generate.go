@@ -17,10 +17,9 @@ import (
 type Options struct {
 	// Threads is the number of workers; 0 means GOMAXPROCS.
 	Threads int
-	// Progress, if set, is called from the workers (concurrently) as work
-	// is done: stage is "seed" or "iterate", done and total count work
-	// units of that stage (the iterate total grows as deeper mates appear).
-	Progress func(stage string, done, total int64)
+	// Progress, if set, is called from the workers (concurrently) after
+	// every unit of work (one side and king pair of one pass).
+	Progress func(Progress)
 }
 
 func (o *Options) threads() int {
@@ -28,6 +27,14 @@ func (o *Options) threads() int {
 		return o.Threads
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// Progress reports how far a pass has come.
+type Progress struct {
+	Stage string // "seed", "iterate", "verify" or "stats"
+	Depth int    // for "iterate": the mate distance (plies) being propagated
+	Done  int64  // units of this pass done
+	Total int64  // units of this pass
 }
 
 // ErrTooDeep is returned when a mate distance exceeds what the generator's
@@ -90,10 +97,10 @@ func (g *generator) noteDepth(v probe.Value) {
 }
 
 // parallel runs work(side, kingPair) for every side and king pair, spread
-// over the workers, reporting progress under stage.
-func (g *generator) parallel(ctx context.Context, stage string, done *atomic.Int64, total int64, work func(side tb.Color, kingPair int)) error {
+// over the workers, reporting progress under stage and depth.
+func (g *generator) parallel(ctx context.Context, stage string, depth int, work func(side tb.Color, kingPair int)) error {
 	units := int64(2 * g.space.KingPairs())
-	var next atomic.Int64
+	var next, done atomic.Int64
 	eg, ctx := errgroup.WithContext(ctx)
 	for range g.opts.threads() {
 		eg.Go(func() error {
@@ -107,7 +114,7 @@ func (g *generator) parallel(ctx context.Context, stage string, done *atomic.Int
 				}
 				work(tb.Color(u&1), int(u>>1))
 				if g.opts.Progress != nil {
-					g.opts.Progress(stage, done.Add(1), total)
+					g.opts.Progress(Progress{Stage: stage, Depth: depth, Done: done.Add(1), Total: units})
 				}
 			}
 		})

@@ -107,3 +107,36 @@ func TestMatePositions(t *testing.T) {
 		require.Equal(t, tc.want, krk.Values[p.Side][i], fmt.Sprint(tc.fen))
 	}
 }
+
+// TestVerifyAllSmall solves and verifies every table up to four pieces.
+func TestVerifyAllSmall(t *testing.T) {
+	max := 4
+	if testing.Short() {
+		max = 3
+	}
+	for _, m := range tb.Pawnless(max) {
+		if m.Pieces() < 3 {
+			continue
+		}
+		table := solve(t, m.String())
+		require.NoError(t, Verify(context.Background(), table, shared.get, Options{}), m.String())
+	}
+}
+
+// TestVerifyCatchesCorruption: a changed value is reported.
+func TestVerifyCatchesCorruption(t *testing.T) {
+	orig := solve(t, "KRvK")
+	table := &Table{Space: orig.Space}
+	for side := range table.Values {
+		table.Values[side] = append([]probe.Value(nil), orig.Values[side]...)
+	}
+	p, err := tb.ParseFEN("k7/8/1K6/8/8/8/8/7R w - - 0 1")
+	require.NoError(t, err)
+	i, _ := table.Space.Index(&p)
+	table.Values[tb.White][i] = probe.Win(3)
+	err = Verify(context.Background(), table, shared.get, Options{})
+	var mm *MismatchError
+	require.ErrorAs(t, err, &mm)
+	require.Equal(t, probe.Win(3), mm.Stored)
+	require.GreaterOrEqual(t, mm.Count, int64(1))
+}

@@ -2,7 +2,6 @@ package retro
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -11,16 +10,13 @@ import (
 // iterate runs the frontier by depth: for d = 0, 1, … it finds the
 // positions decided as mate in d plies and un-moves them.
 func (g *generator) iterate(ctx context.Context) error {
-	var done atomic.Int64
 	per := g.space.PerKingPair()
-	units := int64(2 * g.space.KingPairs())
 	for d := 0; d+2 <= int(g.deepest.Load()) || d == 0; d++ {
 		if g.tooDeep.Load() {
 			return nil
 		}
 		code := probe.Mate(d)
-		total := units * (g.deepest.Load() - 1) // one unit per side and king pair per depth, as far as known
-		err := g.parallel(ctx, "iterate", &done, total, func(side tb.Color, k int) {
+		err := g.parallel(ctx, "iterate", d, func(side tb.Color, k int) {
 			states := g.states[side]
 			for i := uint64(k) * per; i < uint64(k+1)*per; i++ {
 				s := loadState(states, i)

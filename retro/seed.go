@@ -2,7 +2,6 @@ package retro
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -11,10 +10,8 @@ import (
 // seed decodes every index once: holes, checkmates, stalemates and the
 // values of captures into the sub-tables; quiet moves are only counted.
 func (g *generator) seed(ctx context.Context) error {
-	var done atomic.Int64
-	total := int64(2 * g.space.KingPairs())
 	per := g.space.PerKingPair()
-	return g.parallel(ctx, "seed", &done, total, func(side tb.Color, k int) {
+	return g.parallel(ctx, "seed", 0, func(side tb.Color, k int) {
 		states := g.states[side]
 		var moves tb.MoveList
 		for i := uint64(k) * per; i < uint64(k+1)*per; i++ {

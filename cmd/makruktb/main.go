@@ -25,6 +25,6 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newPerftCommand())
+	root.AddCommand(newGenCommand(), newPerftCommand())
 	return root
 }

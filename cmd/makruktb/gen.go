@@ -1,0 +1,317 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+func newGenCommand() *cobra.Command {
+	var dir string
+	var threads, maxPieces int
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "gen [--tables DIR] [--threads N] (--max-pieces N | MATERIAL...)",
+		Short: "Generate DTM tables (and every sub-table they need)",
+		Long: `Generate distance-to-mate tables by retrograde analysis. Every sub-table a
+material needs is generated first. Tables already present are kept, so a run
+that was interrupted continues with what is missing. Files are written
+atomically: an interrupted run never leaves a file that looks complete.`,
+		Example: `  makruktb gen --max-pieces 4
+  makruktb gen KRRvKN
+  makruktb gen --tables /tmp/tb --threads 2 KRSvKN`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var targets []tb.Material
+			switch {
+			case maxPieces > 0 && len(args) > 0:
+				return errors.New("give either --max-pieces or materials, not both")
+			case maxPieces > 0:
+				if maxPieces > 6 {
+					return fmt.Errorf("--max-pieces %d: at most 6", maxPieces)
+				}
+				for _, m := range tb.Pawnless(maxPieces) {
+					if m.Pieces() > 2 {
+						targets = append(targets, m)
+					}
+				}
+			case len(args) > 0:
+				for _, a := range args {
+					m, err := parseMaterialArg(a)
+					if err != nil {
+						return err
+					}
+					targets = append(targets, m)
+				}
+			default:
+				return errors.New("nothing to generate: give --max-pieces N or materials such as KRvK")
+			}
+			if threads < 0 {
+				return fmt.Errorf("--threads %d: must be positive", threads)
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return generateAll(ctx, tableDir(dir), targets, threads, force)
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().IntVar(&threads, "threads", 0, "worker threads (default: all cores)")
+	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "generate every pawnless table with up to N pieces")
+	cmd.Flags().BoolVar(&force, "force", false, "regenerate the named tables even if present")
+	return cmd
+}
+
+// plan lists the tables to solve for targets, sub-tables first, without
+// repeats.
+func plan(targets []tb.Material) []tb.Material {
+	var out []tb.Material
+	seen := map[tb.Material]bool{}
+	for _, t := range targets {
+		for _, m := range retro.Dependencies(t) {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// present reports whether a complete table file for m is in dir.
+func present(dir string, m tb.Material) bool {
+	f, err := probe.OpenFile(tablePath(dir, m))
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}
+
+func generateAll(ctx context.Context, dir string, targets []tb.Material, threads int, force bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	forced := map[tb.Material]bool{}
+	if force {
+		for _, t := range targets {
+			forced[t] = true
+		}
+	}
+	cache := newTableCache(dir, 5)
+	for _, m := range plan(targets) {
+		if !forced[m] && present(dir, m) {
+			continue
+		}
+		if err := generateOne(ctx, dir, m, threads, cache); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func generateOne(ctx context.Context, dir string, m tb.Material, threads int, cache *tableCache) error {
+	start := time.Now()
+	bar := newBar(m.String())
+	table, err := retro.Generate(ctx, m, cache.get, retro.Options{Threads: threads, Progress: bar.update})
+	bar.finish()
+	if err != nil {
+		return fmt.Errorf("generate %s: %w", m, err)
+	}
+	genTime := time.Since(start)
+	path := tablePath(dir, m)
+	if err := probe.WriteFile(path, table.Space, probe.DTM, "", table.Values); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	cache.put(table)
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	sum, err := fileSHA256(path)
+	if err != nil {
+		return err
+	}
+	sums, err := readChecksums(dir)
+	if err != nil {
+		return err
+	}
+	sums[filepath.Base(path)] = sum
+	if err := writeChecksums(dir, sums); err != nil {
+		return err
+	}
+	row := summarise(table, info.Size(), time.Since(start), genTime)
+	fmt.Println(row.line())
+	return updateTableList(dir, row)
+}
+
+// summary is one table's line in the gen output and in tables.md.
+type summary struct {
+	material          string
+	pieces            int
+	perSide           uint64
+	legal             uint64 // legal canonical positions, both sides
+	longestW, longstB int    // plies, -1 if none
+	bytes             int64
+	total, gen        time.Duration
+}
+
+func summarise(t *retro.Table, bytes int64, total, gen time.Duration) summary {
+	var legal uint64
+	for side := range t.Values {
+		for _, v := range t.Values[side] {
+			if v != probe.Illegal {
+				legal++
+			}
+		}
+	}
+	return summary{
+		material: t.Material().String(), pieces: t.Material().Pieces(),
+		perSide: t.Space.Size(), legal: legal,
+		longestW: t.Longest(tb.White), longstB: t.Longest(tb.Black),
+		bytes: bytes, total: total, gen: gen,
+	}
+}
+
+func (s summary) bitsPerPosition() float64 { return float64(8*s.bytes) / float64(max(s.legal, 1)) }
+
+func movesText(plies int) string {
+	if plies < 0 {
+		return "-"
+	}
+	return fmt.Sprint((plies + 1) / 2)
+}
+
+func (s summary) line() string {
+	return fmt.Sprintf("%-8s %8.1fs  %13d positions  longest mate %3s moves (white to move) %3s (black)  %10s  %.3f bits/position",
+		s.material, s.total.Seconds(), s.legal, movesText(s.longestW), movesText(s.longstB), humanBytes(s.bytes), s.bitsPerPosition())
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// tableListFile is the table of tables, one row per generated table.
+const tableListFile = "tables.md"
+
+const tableListHeader = `# Tables
+
+Written by ` + "`makruktb gen`" + `, one row per table as last generated (2-core machine).
+Positions: legal canonical positions, both sides to move. Longest: longest
+mate in moves for the side to move that wins, White (first-named side) / Black.
+
+| material | pieces | index per side | positions | longest w/b | file bytes | bits/position | time (s) |
+|---|---|---|---|---|---|---|---|
+`
+
+func (s summary) row() string {
+	return fmt.Sprintf("| %s | %d | %d | %d | %s/%s | %d | %.3f | %.1f |",
+		s.material, s.pieces, s.perSide, s.legal, movesText(s.longestW), movesText(s.longstB), s.bytes, s.bitsPerPosition(), s.total.Seconds())
+}
+
+// updateTableList replaces or adds the row of s in tables.md.
+func updateTableList(dir string, s summary) error {
+	path := filepath.Join(dir, tableListFile)
+	rows := map[string]string{}
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, line := range strings.Split(string(old), "\n") {
+		if strings.HasPrefix(line, "| K") {
+			cells := strings.Split(line, "|")
+			rows[strings.TrimSpace(cells[1])] = line
+		}
+	}
+	rows[s.material] = s.row()
+	names := make([]string, 0, len(rows))
+	for n := range rows {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		mi, _ := tb.ParseMaterial(names[i])
+		mj, _ := tb.ParseMaterial(names[j])
+		if mi.Pieces() != mj.Pieces() {
+			return mi.Pieces() < mj.Pieces()
+		}
+		return names[i] < names[j]
+	})
+	var b strings.Builder
+	b.WriteString(tableListHeader)
+	for _, n := range names {
+		b.WriteString(rows[n] + "\n")
+	}
+	return writeFileAtomically(path, []byte(b.String()))
+}
+
+// bar shows the progress of one table's passes on stderr when it is a
+// terminal.
+type bar struct {
+	mu    sync.Mutex
+	name  string
+	pb    *progressbar.ProgressBar
+	stage string
+	depth int
+}
+
+func newBar(name string) *bar {
+	b := &bar{name: name}
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		b.pb = progressbar.NewOptions64(1,
+			progressbar.OptionSetWriter(os.Stderr),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionShowCount(),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	return b
+}
+
+func (b *bar) update(p retro.Progress) {
+	if b.pb == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if p.Stage != b.stage || p.Depth != b.depth {
+		b.stage, b.depth = p.Stage, p.Depth
+		b.pb.Reset()
+		b.pb.ChangeMax64(p.Total)
+		desc := fmt.Sprintf("%s %s", b.name, p.Stage)
+		if p.Stage == "iterate" {
+			desc = fmt.Sprintf("%s mates in %d plies", b.name, p.Depth)
+		}
+		b.pb.Describe(desc)
+	}
+	_ = b.pb.Set64(p.Done)
+}
+
+func (b *bar) finish() {
+	if b.pb != nil {
+		_ = b.pb.Finish()
+		_ = b.pb.Clear()
+	}
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/spf13/cobra"
+)
+
+// tableDir resolves the table directory: --tables, then $MAKRUKTB_PATH,
+// then ./data.
+func tableDir(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	if env := os.Getenv("MAKRUKTB_PATH"); env != "" {
+		return env
+	}
+	return "data"
+}
+
+func addTablesFlag(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVar(dir, "tables", "", "table directory (default $MAKRUKTB_PATH, else ./data)")
+}
+
+// parseMaterialArg reads a material name and returns its canonical form.
+func parseMaterialArg(name string) (tb.Material, error) {
+	m, err := tb.ParseMaterial(name)
+	if err != nil {
+		return m, err
+	}
+	if m.HasPawns() {
+		return m, fmt.Errorf("material %s has pawns: the tables are pawnless", m)
+	}
+	m, _ = m.Canonical()
+	return m, nil
+}
+
+// tablePath returns the DTM file of m in dir.
+func tablePath(dir string, m tb.Material) string {
+	return filepath.Join(dir, probe.FileName(m, probe.DTM))
+}
+
+// loadTable reads a whole DTM table into memory.
+func loadTable(dir string, m tb.Material) (*retro.Table, error) {
+	f, err := probe.OpenFile(tablePath(dir, m))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &probe.MissingError{Material: m.String(), Dir: dir}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	vals, err := f.LoadAll()
+	if err != nil {
+		return nil, err
+	}
+	return &retro.Table{Space: f.Space, Values: vals}, nil
+}
+
+// tableCache loads tables from a directory on demand and keeps the small
+// ones (fewer than keepBelow pieces) for later look-ups.
+type tableCache struct {
+	dir       string
+	keepBelow int
+	mu        sync.Mutex
+	tables    map[tb.Material]*retro.Table
+}
+
+func newTableCache(dir string, keepBelow int) *tableCache {
+	return &tableCache{dir: dir, keepBelow: keepBelow, tables: map[tb.Material]*retro.Table{}}
+}
+
+func (c *tableCache) get(m tb.Material) (*retro.Table, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.tables[m]; ok {
+		return t, nil
+	}
+	t, err := loadTable(c.dir, m)
+	if err != nil {
+		return nil, err
+	}
+	if m.Pieces() < c.keepBelow {
+		c.tables[m] = t
+	}
+	return t, nil
+}
+
+func (c *tableCache) put(t *retro.Table) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.Material().Pieces() < c.keepBelow {
+		c.tables[t.Material()] = t
+	}
+}
+
+// checksumFile is the list of table checksums in the table directory.
+const checksumFile = "checksums.txt"
+
+// fileSHA256 returns the hex SHA-256 of a file.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readChecksums reads "sha256  file" lines; a missing file is empty.
+func readChecksums(dir string) (map[string]string, error) {
+	sums := map[string]string{}
+	f, err := os.Open(filepath.Join(dir, checksumFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return sums, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 2 {
+			sums[fields[1]] = fields[0]
+		}
+	}
+	return sums, sc.Err()
+}
+
+// writeChecksums writes the list atomically, sorted by file name.
+func writeChecksums(dir string, sums map[string]string) error {
+	names := make([]string, 0, len(sums))
+	for n := range sums {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s  %s\n", sums[n], n)
+	}
+	return writeFileAtomically(filepath.Join(dir, checksumFile), []byte(b.String()))
+}
+
+// writeFileAtomically writes data to a temporary file, syncs and renames it.
+func writeFileAtomically(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}

@@ -1,0 +1,135 @@
+package retro
+
+import (
+	"context"
+	"sort"
+
+	"github.com/makruktb/makruktb/tb"
+)
+
+// SideStats counts the positions of one side to move over the full board:
+// every legal placement counted once, as if no symmetry were used.
+type SideStats struct {
+	Legal uint64         `json:"legal"`
+	Draw  uint64         `json:"draw"`
+	Win   map[int]uint64 `json:"win"`  // by mate distance in plies
+	Loss  map[int]uint64 `json:"loss"` // by mate distance in plies
+}
+
+// Wins returns the number of won positions.
+func (s *SideStats) Wins() uint64 { return sum(s.Win) }
+
+// Losses returns the number of lost positions.
+func (s *SideStats) Losses() uint64 { return sum(s.Loss) }
+
+func sum(h map[int]uint64) uint64 {
+	var n uint64
+	for _, c := range h {
+		n += c
+	}
+	return n
+}
+
+// LongestWin is a position with the longest win of its side to move.
+type LongestWin struct {
+	FEN string `json:"fen"`
+	DTM int    `json:"dtm"` // plies
+}
+
+// Stats summarises a table.
+type Stats struct {
+	Material string               `json:"material"`
+	Sides    map[string]SideStats `json:"sides"` // "w", "b"
+	Longest  []LongestWin         `json:"longest"`
+}
+
+// longestPerSide is how many longest wins Stats lists per side to move.
+const longestPerSide = 3
+
+// ComputeStats counts a table's positions (index holes are found by
+// decoding, so this works on tables read from files too).
+func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, error) {
+	space := table.Space
+	type partial struct {
+		side    SideStats
+		longest []uint64 // indices of the longest wins found
+		best    int
+	}
+	parts := make([][2]partial, 2*space.KingPairs())
+	g := &generator{space: space, opts: opts}
+	per := space.PerKingPair()
+	err := g.parallel(ctx, "stats", 0, func(side tb.Color, k int) {
+		pt := &parts[k][side]
+		pt.side = SideStats{Win: map[int]uint64{}, Loss: map[int]uint64{}}
+		pt.best = -1
+		for i := uint64(k) * per; i < uint64(k+1)*per; i++ {
+			p, ok := space.Position(i, side)
+			if !ok {
+				continue
+			}
+			n := uint64(space.Multiplicity(&p))
+			v := table.Values[side][i]
+			pt.side.Legal += n
+			switch {
+			case v.IsWin():
+				pt.side.Win[v.Plies()] += n
+				if v.Plies() > pt.best {
+					pt.best, pt.longest = v.Plies(), pt.longest[:0]
+				}
+				if v.Plies() == pt.best && len(pt.longest) < longestPerSide {
+					pt.longest = append(pt.longest, i)
+				}
+			case v.IsLoss():
+				pt.side.Loss[v.Plies()] += n
+			default:
+				pt.side.Draw += n
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	st := &Stats{Material: space.Material().String(), Sides: map[string]SideStats{}}
+	for side := tb.White; side <= tb.Black; side++ {
+		total := SideStats{Win: map[int]uint64{}, Loss: map[int]uint64{}}
+		best := -1
+		var longest []uint64
+		for k := range parts {
+			pt := &parts[k][side]
+			total.Legal += pt.side.Legal
+			total.Draw += pt.side.Draw
+			for d, n := range pt.side.Win {
+				total.Win[d] += n
+			}
+			for d, n := range pt.side.Loss {
+				total.Loss[d] += n
+			}
+			if pt.best > best {
+				best, longest = pt.best, nil
+			}
+			if pt.best == best && best >= 0 {
+				longest = append(longest, pt.longest...)
+			}
+		}
+		sort.Slice(longest, func(a, b int) bool { return longest[a] < longest[b] })
+		for _, i := range longest[:min(len(longest), longestPerSide)] {
+			p, _ := space.Position(i, side)
+			st.Longest = append(st.Longest, LongestWin{FEN: p.FEN(), DTM: best})
+		}
+		st.Sides[side.String()] = total
+	}
+	return st, nil
+}
+
+// Longest returns the longest win in plies for a side to move of a finished
+// table, or -1 if that side never wins. (Holes hold copies of legal values,
+// so they never raise the maximum.)
+func (t *Table) Longest(side tb.Color) int {
+	best := -1
+	for _, v := range t.Values[side] {
+		if v.IsWin() && v.Plies() > best {
+			best = v.Plies()
+		}
+	}
+	return best
+}
