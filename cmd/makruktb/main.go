@@ -25,6 +25,6 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newGenCommand(), newPerftCommand())
+	root.AddCommand(newGenCommand(), newStatsCommand(), newVerifyCommand(), newPerftCommand())
 	return root
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/makruktb/makruktb/retro"
+	"github.com/spf13/cobra"
+)
+
+func newStatsCommand() *cobra.Command {
+	var dir string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "stats [--json] [--tables DIR] MATERIAL",
+		Short: "Count a table's wins, draws and losses over the full board",
+		Long: `Count the positions of a table over the full board — every legal placement
+once, as if no symmetry were used — per side to move, with the histogram of
+mate distances and the longest wins. White is the first-named side.`,
+		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := parseMaterialArg(args[0])
+			if err != nil {
+				return err
+			}
+			table, err := loadTable(tableDir(dir), m)
+			if err != nil {
+				return err
+			}
+			st, err := retro.ComputeStats(cmd.Context(), table, retro.Options{})
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(st)
+			}
+			printStats(out, st)
+			return nil
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func printStats(w io.Writer, st *retro.Stats) {
+	fmt.Fprintf(w, "%s (full board, every legal placement counted once)\n\n", st.Material)
+	fmt.Fprintf(w, "%-14s %15s %15s\n", "", "white to move", "black to move")
+	wt, bl := st.Sides["w"], st.Sides["b"]
+	row := func(name string, a, b uint64) { fmt.Fprintf(w, "%-14s %15d %15d\n", name, a, b) }
+	row("legal", wt.Legal, bl.Legal)
+	row("wins", wt.Wins(), bl.Wins())
+	row("draws", wt.Draw, bl.Draw)
+	row("losses", wt.Losses(), bl.Losses())
+	fmt.Fprintf(w, "\nmate in N moves  %15s %15s %15s %15s\n", "w wins", "w loses", "b wins", "b loses")
+	byMoves := func(h map[int]uint64) map[int]uint64 {
+		out := map[int]uint64{}
+		for plies, n := range h {
+			out[(plies+1)/2] += n
+		}
+		return out
+	}
+	hs := []map[int]uint64{byMoves(wt.Win), byMoves(wt.Loss), byMoves(bl.Win), byMoves(bl.Loss)}
+	var moves []int
+	seen := map[int]bool{}
+	for _, h := range hs {
+		for n := range h {
+			if !seen[n] {
+				seen[n] = true
+				moves = append(moves, n)
+			}
+		}
+	}
+	sort.Ints(moves)
+	for _, n := range moves {
+		fmt.Fprintf(w, "%15d  %15d %15d %15d %15d\n", n, hs[0][n], hs[1][n], hs[2][n], hs[3][n])
+	}
+	if len(st.Longest) > 0 {
+		fmt.Fprintln(w, "\nlongest wins:")
+		for _, l := range st.Longest {
+			fmt.Fprintf(w, "  %-40s mate in %d moves (%d plies)\n", l.FEN, (l.DTM+1)/2, l.DTM)
+		}
+	}
+}
