@@ -54,6 +54,10 @@ type Space struct {
 	groupOf     [2][tb.Met + 1]int // position in groups of each colour and type
 	perKingPair uint64
 	size        uint64
+	pieces      int    // pieces on the board, kings included
+	tied        []bool // per king pair: fixed by the diagonal flip
+	byKingPair  divisor
+	groupSize   []divisor // per group, in reverse order (last group first)
 }
 
 // New returns the index space of a canonical pawnless material with at most
@@ -68,9 +72,12 @@ func New(m tb.Material) (*Space, error) {
 		c, _ := m.Canonical()
 		return nil, fmt.Errorf("index %s: not canonical, the table is %s", m, c)
 	}
-	s := &Space{material: m, kings: kingsFull}
+	s := &Space{material: m, kings: kingsFull, pieces: m.Pieces()}
 	if m.HasKhon() {
 		s.kings = kingsMirror
+	}
+	for _, p := range s.kings.pairs {
+		s.tied = append(s.tied, s.kings.tied[p.white][p.black])
 	}
 	for c := tb.White; c <= tb.Black; c++ {
 		for t := tb.Rook; t <= tb.Met; t++ {
@@ -89,6 +96,10 @@ func New(m tb.Material) (*Space, error) {
 		}
 	}
 	s.size = uint64(len(s.kings.pairs)) * s.perKingPair
+	s.byKingPair = newDivisor(s.perKingPair)
+	for j := len(s.groups) - 1; j >= 0; j-- {
+		s.groupSize = append(s.groupSize, newDivisor(s.groups[j].Size))
+	}
 	return s, nil
 }
 
@@ -121,10 +132,7 @@ func (s *Space) KingSquares(k int) (white, black tb.Square) {
 // kings on the a1–h8 diagonal): moves of other pieces may then change the
 // canonical orientation, so the generator's one-digit shortcut does not
 // apply.
-func (s *Space) Tied(k int) bool {
-	p := s.kings.pairs[k]
-	return s.kings.tied[p.white][p.black]
-}
+func (s *Space) Tied(k int) bool { return s.tied[k] }
 
 // Index returns the index of p (of this space's material, in any
 // orientation and colour assignment matching the material) and true, or
@@ -132,7 +140,7 @@ func (s *Space) Tied(k int) bool {
 // part of the index.
 func (s *Space) Index(p *tb.Position) (uint64, bool) {
 	w, b := p.KingSquare(tb.White), p.KingSquare(tb.Black)
-	if w == tb.NoSquare || b == tb.NoSquare || !s.kings.ok[w][b] || p.Occupied().Count() != s.material.Pieces() {
+	if w == tb.NoSquare || b == tb.NoSquare || !s.kings.ok[w][b] || p.Occupied().Count() != s.pieces {
 		return 0, false
 	}
 	t := s.kings.sym[w][b]
@@ -157,7 +165,10 @@ func (s *Space) indexWith(p *tb.Position, t symmetry) (uint64, bool) {
 		if bb.Count() != g.Count {
 			return 0, false
 		}
-		i += comboIndex(t.bitboard(bb)) * g.Stride
+		if t != identity {
+			bb = t.squares(bb)
+		}
+		i += comboIndex(bb) * g.Stride
 	}
 	return i, true
 }
@@ -171,15 +182,17 @@ func (s *Space) Position(i uint64, side tb.Color) (tb.Position, bool) {
 	if i >= s.size {
 		return p, false
 	}
-	k := i / s.perKingPair
-	rest := i % s.perKingPair
+	k, rest := s.byKingPair.divMod(i)
 	pair := s.kings.pairs[k]
 	p.Put(tb.White, tb.King, pair.white)
 	p.Put(tb.Black, tb.King, pair.black)
 	p.Side, p.CountLimit, p.Fullmove = side, tb.NoCount, 1
 	occ := p.Occupied()
-	for _, g := range s.groups {
-		bb := comboBitboard(g.Count, rest/g.Stride%g.Size)
+	for j := len(s.groups) - 1; j >= 0; j-- {
+		g := &s.groups[j]
+		var digit uint64
+		rest, digit = s.groupSize[len(s.groups)-1-j].divMod(rest)
+		bb := comboBitboard(g.Count, digit)
 		if bb&occ != 0 {
 			return p, false
 		}
@@ -227,6 +240,12 @@ func init() {
 
 // comboIndex returns the binomial digit of a set of squares.
 func comboIndex(bb tb.Bitboard) uint64 {
+	switch bb.Count() {
+	case 1:
+		return uint64(bb.First())
+	case 2:
+		return binomial[bb.Last()][2] + uint64(bb.First())
+	}
 	var d uint64
 	for k := 1; bb != 0; k++ {
 		d += binomial[bb.PopFirst()][k]
@@ -281,24 +300,71 @@ func comboBitboard(k int, d uint64) tb.Bitboard {
 	return comboTables[k][d]
 }
 
-// MovedIndex returns the index of the position p (which must be exactly
-// Position(i, …)) after the piece on from steps to the empty square to.
-// A non-king piece changes one digit, found by arithmetic; a king move, or
-// any move under a diagonal-symmetric king pair, is re-encoded in full.
-func (s *Space) MovedIndex(i uint64, p *tb.Position, from, to tb.Square) uint64 {
+// KingPairOf returns the king pair of index i.
+func (s *Space) KingPairOf(i uint64) int {
+	k, _ := s.byKingPair.divMod(i)
+	return int(k)
+}
+
+// MovedIndex returns the index, and its king pair, of the position p (which
+// must be exactly Position(i, …), of king pair k) after the piece on from
+// steps to the empty square to. A non-king piece changes one digit, found
+// by arithmetic; so does the king pair when the kings stay canonical
+// without a transform. Anything else (a king leaving the canonical region,
+// any move under a diagonal-symmetric king pair) is re-encoded in full.
+func (s *Space) MovedIndex(i uint64, k int, p *tb.Position, from, to tb.Square) (uint64, int) {
 	c, t := p.PieceAt(from)
-	if t != tb.King && !s.Tied(int(i/s.perKingPair)) {
-		g := s.groups[s.groupOf[c][t]]
-		if g.Count == 1 {
-			return i + (uint64(to)-uint64(from))*g.Stride
+	if t == tb.King {
+		w, b := p.KingSquare(tb.White), p.KingSquare(tb.Black)
+		if c == tb.White {
+			w = to
+		} else {
+			b = to
 		}
-		old := p.Pieces(c, t)
-		moved := old ^ from.Bitboard() ^ to.Bitboard()
-		return i + (comboIndex(moved)-comboIndex(old))*g.Stride
+		if n := int(s.kings.number[w][b]); n >= 0 && !s.tied[n] && !s.tied[k] {
+			return i + uint64(n-k)*s.perKingPair, n
+		}
+	} else if !s.tied[k] {
+		return s.StepIndex(i, s.groupOf[c][t], p.Pieces(c, t), from, to), k
 	}
 	q := *p
 	q.Remove(from)
 	q.Put(c, t, to)
 	j, _ := s.Index(&q)
-	return j
+	return j, s.KingPairOf(j)
+}
+
+// StepIndex returns the index after a piece of group g, whose pieces stand
+// on the squares pieces, steps from → to (an empty square), in a position
+// of index i whose king pair is not Tied: only the group's digit changes.
+func (s *Space) StepIndex(i uint64, g int, pieces tb.Bitboard, from, to tb.Square) uint64 {
+	st := s.Stepper(i, g, pieces, from)
+	return st.To(to)
+}
+
+// Stepper indexes the moves of one piece of a group: for a position of
+// index i (king pair not Tied) whose group g stands on pieces, with the
+// piece on from moving, To(sq) is the index with that piece on sq.
+type Stepper struct {
+	base   uint64 // i without the moving piece's contribution
+	stride uint64
+	rest   tb.Bitboard // the group's other pieces
+	single bool
+}
+
+// Stepper prepares StepIndex for many destinations of one piece.
+func (s *Space) Stepper(i uint64, g int, pieces tb.Bitboard, from tb.Square) Stepper {
+	gr := &s.groups[g]
+	if gr.Count == 1 {
+		return Stepper{base: i - uint64(from)*gr.Stride, stride: gr.Stride, single: true}
+	}
+	return Stepper{base: i - comboIndex(pieces)*gr.Stride, stride: gr.Stride, rest: pieces &^ from.Bitboard()}
+}
+
+// To returns the index with the moving piece on sq.
+func (st *Stepper) To(sq tb.Square) uint64 {
+	if st.single {
+		return st.base + uint64(sq)*st.stride
+	}
+	return st.base + comboIndex(st.rest|sq.Bitboard())*st.stride
 }

@@ -159,6 +159,19 @@ func TestColourFlip(t *testing.T) {
 	require.Equal(t, "KRvKS", tb.MaterialOf(&q).String())
 }
 
+func TestDivisor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, d := range []uint64{1, 2, 3, 7, 64, 2016, 41664, 635376, 129024, 262144, 1 << 27} {
+		v := newDivisor(d)
+		for range 100000 {
+			n := rng.Uint64N(1 << 36)
+			q, r := v.divMod(n)
+			require.Equal(t, n/d, q, "%d/%d", n, d)
+			require.Equal(t, n%d, r)
+		}
+	}
+}
+
 func TestNewRejects(t *testing.T) {
 	for _, name := range []string{"KPvK", "KvKR", "KRRRRRvK"} {
 		_, err := New(tb.MustParseMaterial(name))
@@ -195,4 +208,44 @@ func BenchmarkPosition(b *testing.B) {
 		}
 	}
 	_ = ok
+}
+
+// TestMovedIndex: the one-digit shortcut agrees with a full Index for every
+// quiet move (and un-move) of random decoded positions.
+func TestMovedIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, name := range []string{"KRvK", "KRRvK", "KSvKN", "KRSvKN", "KMMMvK", "KNNvKM", "KRRvKN"} {
+		s, err := New(tb.MustParseMaterial(name))
+		require.NoError(t, err)
+		checked := 0
+		for checked < 20000 {
+			i := rng.Uint64N(s.Size())
+			p, ok := s.Position(i, tb.Color(rng.IntN(2)))
+			if !ok {
+				continue
+			}
+			checked++
+			var l tb.MoveList
+			p.LegalMoves(&l)
+			for _, m := range l.Slice() {
+				if p.IsCapture(m) {
+					continue
+				}
+				q := p.Play(m)
+				want, _ := s.Index(&q)
+				j, k := s.MovedIndex(i, s.KingPairOf(i), &p, m.From(), m.To())
+				require.Equal(t, want, j, "%s %s", p.FEN(), m)
+				require.Equal(t, s.KingPairOf(want), k)
+			}
+			l.N = 0
+			p.UnMoves(&l)
+			for _, m := range l.Slice() {
+				q := p.UnPlay(m)
+				want, _ := s.Index(&q)
+				j, k := s.MovedIndex(i, s.KingPairOf(i), &p, m.To(), m.From())
+				require.Equal(t, want, j, "%s un %s", p.FEN(), m)
+				require.Equal(t, s.KingPairOf(want), k)
+			}
+		}
+	}
 }

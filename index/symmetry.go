@@ -43,6 +43,26 @@ func (t symmetry) bitboard(b tb.Bitboard) tb.Bitboard {
 	return b
 }
 
+// squareMaps[t][s] is t.square(s), for mapping a few pieces quickly.
+var squareMaps = func() (m [8][64]tb.Square) {
+	for t := range m {
+		for s := range m[t] {
+			m[t][s] = symmetry(t).square(tb.Square(s))
+		}
+	}
+	return m
+}()
+
+// squares maps a sparse bitboard square by square (faster than bitboard
+// for the one to four pieces of a group).
+func (t symmetry) squares(b tb.Bitboard) tb.Bitboard {
+	var out tb.Bitboard
+	for b != 0 {
+		out |= squareMaps[t][b.PopFirst()].Bitboard()
+	}
+	return out
+}
+
 func (t symmetry) position(p *tb.Position) tb.Position {
 	if t == identity {
 		return *p

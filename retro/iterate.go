@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 
+	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -18,12 +19,18 @@ func (g *generator) iterate(ctx context.Context) error {
 		code := probe.Mate(d)
 		err := g.parallel(ctx, "iterate", d, func(side tb.Color, k int) {
 			states := g.states[side]
-			for i := uint64(k) * per; i < uint64(k+1)*per; i++ {
-				s := loadState(states, i)
-				if stateValue(s) != code || (code.IsLoss() && stateCounter(s) != 0) {
+			lo, hi := uint64(k)*per, uint64(k+1)*per
+			for i := lo; i < hi; {
+				// Four states at a time: skip words without the code.
+				if i&3 == 0 && i+4 <= hi && !mayHoldCode(loadFour(states, i), code) {
+					i += 4
 					continue
 				}
-				g.propagate(side, i, code)
+				s := loadState(states, i)
+				if stateValue(s) == code && (code.IsWin() || stateCounter(s) == 0) {
+					g.propagate(side, i, k, code)
+				}
+				i++
 			}
 		})
 		if err != nil {
@@ -33,32 +40,73 @@ func (g *generator) iterate(ctx context.Context) error {
 	return nil
 }
 
-// propagate un-moves the position (side, i), decided with value v, and
-// updates its predecessors.
-func (g *generator) propagate(side tb.Color, i uint64, v probe.Value) {
+// propagate un-moves the position (side, i) of king pair k, decided with
+// value v, and updates its predecessors. Un-moves of non-king pieces change
+// one index digit (index.Space.StepIndex); king un-moves, and every un-move
+// under a diagonal-symmetric king pair, go through MovedIndex.
+func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
 	p, _ := g.space.Position(i, side)
-	var unmoves tb.MoveList
-	p.UnMoves(&unmoves)
-	pred := g.states[side.Other()]
-	next := v.Negate()
-	if v.IsLoss() {
-		for _, m := range unmoves.Slice() {
-			setWin(pred, g.space.MovedIndex(i, &p, m.To(), m.From()), next)
+	r := p.Retractor()
+	them := side.Other()
+	u := updater{states: g.states[them], space: g.space, next: v.Negate(), side: them}
+	if v.IsWin() {
+		u.stab = g.stabiliser(&p)
+	}
+	tied := g.space.Tied(k)
+	for gi, gr := range g.space.Groups() {
+		if gr.Color != them {
+			continue
 		}
-		g.noteDepth(next)
+		pieces := p.Pieces(them, gr.Type)
+		for bb := pieces; bb != 0; {
+			to := bb.PopFirst()
+			origins := r.Origins(gr.Type, to)
+			if tied {
+				for origins != 0 {
+					u.apply(g.space.MovedIndex(i, k, &p, to, origins.PopFirst()))
+				}
+				continue
+			}
+			st := g.space.Stepper(i, gi, pieces, to)
+			for origins != 0 {
+				u.apply(st.To(origins.PopFirst()), k)
+			}
+		}
+	}
+	to := p.KingSquare(them)
+	for from := r.Origins(tb.King, to); from != 0; {
+		u.apply(g.space.MovedIndex(i, k, &p, to, from.PopFirst()))
+	}
+	if u.deepest != 0 {
+		g.noteDepth(u.deepest)
+	}
+}
+
+// updater applies one frontier position's news to its predecessors.
+type updater struct {
+	states  []probe.Value
+	space   *index.Space
+	side    tb.Color    // side to move in the predecessors
+	next    probe.Value // the predecessors' value through this move
+	stab    int         // stabiliser of the frontier position (wins only)
+	deepest probe.Value // deepest value assigned
+}
+
+// apply updates predecessor j of king pair kj: a win when the frontier
+// position is lost, one escape fewer when it is won.
+func (u *updater) apply(j uint64, kj int) {
+	if u.stab == 0 {
+		setWin(u.states, j, u.next)
+		u.deepest = u.next
 		return
 	}
-	stab := g.stabiliser(&p)
-	for _, m := range unmoves.Slice() {
-		j := g.space.MovedIndex(i, &p, m.To(), m.From())
-		weight := 2 / stab
-		if g.space.FullSymmetry() && g.space.Tied(int(j/g.space.PerKingPair())) {
-			q, _ := g.space.Position(j, side.Other())
-			weight = 2 * g.stabiliser(&q) / stab
-		}
-		if loss, decided := removeEscape(pred, j, weight, next); decided {
-			g.noteDepth(loss)
-		}
+	weight := 2 / u.stab
+	if u.space.Tied(kj) {
+		q, _ := u.space.Position(j, u.side)
+		weight = 2 * (8 / u.space.Multiplicity(&q)) / u.stab
+	}
+	if loss, decided := removeEscape(u.states, j, weight, u.next); decided {
+		u.deepest = max(u.deepest, loss)
 	}
 }
 

@@ -21,24 +21,18 @@ func (g *generator) seed(ctx context.Context) error {
 				continue
 			}
 			moves.N = 0
-			p.LegalMoves(&moves)
-			states[i] = g.seedState(&p, moves.Slice())
+			quiet := p.LegalCaptures(&moves)
+			states[i] = g.seedState(&p, quiet, moves.Slice())
 		}
 	})
 }
 
 // seedState returns the initial state of a legal position with the given
-// legal moves.
-func (g *generator) seedState(p *tb.Position, moves []tb.Move) probe.Value {
-	quiet := 0
+// number of quiet moves and legal captures.
+func (g *generator) seedState(p *tb.Position, quiet int, captures []tb.Move) probe.Value {
 	var bestWin, worstLoss probe.Value // through captures; 0 = none
 	canDraw := false
-	them := p.ByColor(p.Side.Other())
-	for _, m := range moves {
-		if !them.Has(m.To()) {
-			quiet++
-			continue
-		}
+	for _, m := range captures {
 		c, t := p.PieceAt(m.To())
 		v := g.subs.value(p, m, c, t).Negate()
 		switch {
@@ -52,10 +46,11 @@ func (g *generator) seedState(p *tb.Position, moves []tb.Move) probe.Value {
 			canDraw = true
 		}
 	}
+	noMoves := quiet == 0 && len(captures) == 0
 	switch {
-	case len(moves) == 0 && p.InCheck(p.Side):
+	case noMoves && p.InCheck(p.Side):
 		return makeState(probe.Loss(0), 0)
-	case len(moves) == 0:
+	case noMoves:
 		return makeState(probe.Draw, cannotLose) // stalemate
 	case bestWin != 0:
 		g.noteDepth(bestWin)

@@ -99,3 +99,19 @@ func removeEscape(states []probe.Value, j uint64, weight int, loss probe.Value) 
 		}
 	}
 }
+
+// loadFour reads states[i…i+3] (i a multiple of 4) as one 64-bit word.
+func loadFour(states []probe.Value, i uint64) uint64 {
+	return atomic.LoadUint64((*uint64)(unsafe.Pointer(&states[i])))
+}
+
+// mayHoldCode reports whether any of the four states packed in w has the
+// value code in its low byte (a byte-wise zero test on w XOR code;
+// exact for zero bytes, never misses one).
+func mayHoldCode(w uint64, code probe.Value) bool {
+	const lowBytes = 0x00ff00ff00ff00ff
+	x := (w ^ uint64(code)*0x0001000100010001) & lowBytes
+	// A byte of x is zero iff the code matched; (x - 1) borrows into bit 8
+	// of that lane only from a zero lane.
+	return (x-0x0001000100010001)&^x&0x0100010001000100 != 0
+}

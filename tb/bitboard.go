@@ -100,7 +100,9 @@ var (
 	khonSteps   [2][64]Bitboard
 	pawnPushes  [2][64]Bitboard
 	pawnAttacks [2][64]Bitboard
-	rays        [4][64]Bitboard // north, east, south, west; excluding the origin
+	rays        [4][64]Bitboard  // north, east, south, west; excluding the origin
+	between     [64][64]Bitboard // squares strictly between two squares on a rank or file
+	rookLines   [64]Bitboard     // the rank and file through a square, without it
 )
 
 const (
@@ -137,9 +139,14 @@ func init() {
 		pawnAttacks[White][s] = steps(s, []delta{{1, 1}, {-1, 1}})
 		pawnAttacks[Black][s] = steps(s, []delta{{1, -1}, {-1, -1}})
 		for dir, d := range rayDeltas {
+			var path Bitboard
 			for f, r := s.File()+d.df, s.Rank()+d.dr; f >= 0 && f < 8 && r >= 0 && r < 8; f, r = f+d.df, r+d.dr {
-				rays[dir][s] |= NewSquare(f, r).Bitboard()
+				t := NewSquare(f, r)
+				between[s][t] = path
+				path |= t.Bitboard()
 			}
+			rays[dir][s] = path
+			rookLines[s] |= path
 		}
 	}
 }

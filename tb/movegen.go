@@ -74,27 +74,79 @@ func (p *Position) isLegal(from, to Square, king Square) bool {
 	return p.attackersOf(king, p.Side.Other(), occ, ^to.Bitboard()) == 0
 }
 
-// LegalMoves appends every legal move of the side to move to l.
-func (p *Position) LegalMoves(l *MoveList) {
+// attackedBy returns every square attacked by colour c with the board
+// occupied by occ.
+func (p *Position) attackedBy(c Color, occ Bitboard) Bitboard {
+	var a Bitboard
+	for t := PieceType(0); t < NumPieceTypes; t++ {
+		for pcs := p.Pieces(c, t); pcs != 0; {
+			a |= Attacks(t, c, pcs.PopFirst(), occ)
+		}
+	}
+	return a
+}
+
+// kingTargets returns the legal destinations of the king of the side to
+// move: not attacked once the king has left its square.
+func (p *Position) kingTargets(king Square) Bitboard {
+	us := p.Side
+	return kingSteps[king] &^ p.byColor[us] &^ p.attackedBy(us.Other(), p.Occupied()&^king.Bitboard())
+}
+
+// pinned returns the pieces of the side to move that stand alone between
+// their king and an enemy rook (the only sliders in Makruk).
+func (p *Position) pinned(king Square) Bitboard {
+	var pins Bitboard
+	occ := p.Occupied()
+	for r := RookAttacks(king, 0) & p.Pieces(p.Side.Other(), Rook); r != 0; {
+		b := between[king][r.PopFirst()] & occ
+		if b != 0 && b&(b-1) == 0 && b&p.byColor[p.Side] != 0 {
+			pins |= b
+		}
+	}
+	return pins
+}
+
+// forEachLegal calls f for every legal move of the side to move until f
+// returns false. When the king is not in check, a piece that is not pinned
+// may make every pseudo-legal move; only king moves, pinned pieces and
+// check evasions are tested one by one.
+func (p *Position) forEachLegal(f func(from, to Square, t PieceType) bool) {
 	us := p.Side
 	occ := p.Occupied()
 	king := p.KingSquare(us)
+	careful := p.pinned(king)
+	if p.attackersOf(king, us.Other(), occ, ^Bitboard(0)) != 0 {
+		careful = ^Bitboard(0)
+	}
 	for t := PieceType(0); t < NumPieceTypes; t++ {
 		for pcs := p.Pieces(us, t); pcs != 0; {
 			from := pcs.PopFirst()
+			check := t == King || careful.Has(from)
 			for to := p.targets(us, t, from, occ); to != 0; {
 				dst := to.PopFirst()
-				if !p.isLegal(from, dst, king) {
+				if check && !p.isLegal(from, dst, king) {
 					continue
 				}
-				m := NewMove(from, dst)
-				if t == Pawn && dst.Rank() == promotionRank[us] {
-					m |= promotionFlag
+				if !f(from, dst, t) {
+					return
 				}
-				l.add(m)
 			}
 		}
 	}
+}
+
+// LegalMoves appends every legal move of the side to move to l.
+func (p *Position) LegalMoves(l *MoveList) {
+	promo := promotionRank[p.Side]
+	p.forEachLegal(func(from, to Square, t PieceType) bool {
+		m := NewMove(from, to)
+		if t == Pawn && to.Rank() == promo {
+			m |= promotionFlag
+		}
+		l.add(m)
+		return true
+	})
 }
 
 // CountLegalMoves returns the number of legal moves without listing them.
@@ -102,11 +154,22 @@ func (p *Position) CountLegalMoves() int {
 	us := p.Side
 	occ := p.Occupied()
 	king := p.KingSquare(us)
-	n := 0
-	for t := PieceType(0); t < NumPieceTypes; t++ {
+	if p.attackersOf(king, us.Other(), occ, ^Bitboard(0)) != 0 {
+		n := 0
+		p.forEachLegal(func(Square, Square, PieceType) bool { n++; return true })
+		return n
+	}
+	pins := p.pinned(king)
+	n := p.kingTargets(king).Count()
+	for t := PieceType(0); t < King; t++ {
 		for pcs := p.Pieces(us, t); pcs != 0; {
 			from := pcs.PopFirst()
-			for to := p.targets(us, t, from, occ); to != 0; {
+			to := p.targets(us, t, from, occ)
+			if !pins.Has(from) {
+				n += to.Count()
+				continue
+			}
+			for to != 0 {
 				if p.isLegal(from, to.PopFirst(), king) {
 					n++
 				}
@@ -116,22 +179,62 @@ func (p *Position) CountLegalMoves() int {
 	return n
 }
 
-// HasLegalMove reports whether the side to move has any legal move.
-func (p *Position) HasLegalMove() bool {
-	us := p.Side
+// LegalCaptures appends the legal captures of the side to move to l and
+// returns the number of its legal quiet moves (what a retrograde seed
+// needs: captures leave the table, quiet moves are only counted).
+func (p *Position) LegalCaptures(l *MoveList) (quiet int) {
+	us, them := p.Side, p.byColor[p.Side.Other()]
 	occ := p.Occupied()
 	king := p.KingSquare(us)
-	for t := PieceType(0); t < NumPieceTypes; t++ {
+	promo := promotionRank[us]
+	add := func(from, to Square, t PieceType) {
+		m := NewMove(from, to)
+		if t == Pawn && to.Rank() == promo {
+			m |= promotionFlag
+		}
+		l.add(m)
+	}
+	careful := p.pinned(king)
+	if p.attackersOf(king, us.Other(), occ, ^Bitboard(0)) != 0 {
+		careful = ^Bitboard(0)
+	}
+	kt := p.kingTargets(king)
+	quiet += (kt &^ them).Count()
+	for caps := kt & them; caps != 0; {
+		add(king, caps.PopFirst(), King)
+	}
+	for t := PieceType(0); t < King; t++ {
 		for pcs := p.Pieces(us, t); pcs != 0; {
 			from := pcs.PopFirst()
-			for to := p.targets(us, t, from, occ); to != 0; {
-				if p.isLegal(from, to.PopFirst(), king) {
-					return true
+			targets := p.targets(us, t, from, occ)
+			if !careful.Has(from) {
+				quiet += (targets &^ them).Count()
+				for caps := targets & them; caps != 0; {
+					add(from, caps.PopFirst(), t)
+				}
+				continue
+			}
+			for targets != 0 {
+				to := targets.PopFirst()
+				if !p.isLegal(from, to, king) {
+					continue
+				}
+				if them.Has(to) {
+					add(from, to, t)
+				} else {
+					quiet++
 				}
 			}
 		}
 	}
-	return false
+	return quiet
+}
+
+// HasLegalMove reports whether the side to move has any legal move.
+func (p *Position) HasLegalMove() bool {
+	found := false
+	p.forEachLegal(func(Square, Square, PieceType) bool { found = true; return false })
+	return found
 }
 
 // IsCheckmate reports whether the side to move is checkmated.

@@ -15,54 +15,96 @@ package tb
 // has m as a legal move and Q.Play(m) has the placement and side to move of
 // p. Q is p.UnPlay(m).
 func (p *Position) UnMoves(l *MoveList) {
-	them := p.Side.Other() // the side that made the last move
-	occ := p.Occupied()
+	r := p.Retractor()
 	for t := PieceType(0); t < NumPieceTypes; t++ {
-		for pcs := p.Pieces(them, t); pcs != 0; {
+		for pcs := p.Pieces(r.them, t); pcs != 0; {
 			to := pcs.PopFirst()
-			var origins Bitboard
-			switch t {
-			case Pawn:
-				// A pawn that is still a pawn was not promoted on this move;
-				// it came from one square behind, off its starting rank.
-				if to.Rank() != startRank[them] {
-					origins = pawnPushes[them.Other()][to] &^ occ
-				}
-			case Khon:
-				origins = khonSteps[them.Other()][to] &^ occ
-			default:
-				origins = Attacks(t, them, to, occ) &^ occ
-			}
-			for origins != 0 {
-				from := origins.PopFirst()
-				if p.unMoveIsLegal(from, to) {
-					l.add(NewMove(from, to))
-				}
+			for origins := r.Origins(t, to); origins != 0; {
+				l.add(NewMove(origins.PopFirst(), to))
 			}
 		}
 	}
+}
+
+// Retractor finds the un-moves of one position piece by piece, for callers
+// (the generator) that want them without a move list.
+type Retractor struct {
+	them     Color // the side that made the last move
+	king     Square
+	occ      Bitboard
+	steppers Bitboard // non-rook pieces of them attacking the king
+	rooks    Bitboard // rooks of them
+}
+
+// Retractor prepares the un-moves of p.
+func (p *Position) Retractor() Retractor {
+	us := p.Side
+	king := p.KingSquare(us)
+	occ := p.Occupied()
+	return Retractor{
+		them:     us.Other(),
+		king:     king,
+		occ:      occ,
+		steppers: p.attackersOf(king, us.Other(), occ, ^p.byType[Rook]),
+		rooks:    p.Pieces(us.Other(), Rook),
+	}
+}
+
+// Origins returns the empty squares from which the piece of type t on to
+// (of the side that just moved) can have made a legal quiet move to to.
+// The side to move must not be in check in the predecessor: attacks by
+// other pieces stay (rooks may be blocked or unblocked), and the piece must
+// not attack the king from its origin.
+func (r *Retractor) Origins(t PieceType, to Square) Bitboard {
+	if r.steppers&^to.Bitboard() != 0 {
+		return 0 // another piece gives check: no un-move of this one helps
+	}
+	them, us, king := r.them, r.them.Other(), r.king
+	var origins Bitboard
+	switch t {
+	case Pawn:
+		// A pawn that is still a pawn was not promoted on this move; it
+		// came from one square behind, off its starting rank.
+		if to.Rank() != startRank[them] {
+			origins = pawnPushes[us][to] &^ r.occ &^ pawnAttacks[us][king]
+		}
+	case Khon:
+		origins = khonSteps[us][to] &^ r.occ &^ khonSteps[us][king]
+	case Rook:
+		// A rook on the origin sees the king iff the king sees the origin.
+		origins = RookAttacks(to, r.occ) &^ r.occ &^ RookAttacks(king, r.occ&^to.Bitboard())
+	default:
+		step := Attacks(t, them, to, 0)
+		origins = step &^ r.occ &^ Attacks(t, us, king, 0)
+	}
+	// Other rooks on a line with the king: whether they check depends on
+	// what the move vacated and blocked.
+	lined := r.rooks &^ to.Bitboard() & rookLines[king]
+	if lined == 0 {
+		return origins
+	}
+	for b := origins; b != 0; {
+		from := b.PopFirst()
+		if rookSees(king, lined, r.occ^to.Bitboard()^from.Bitboard()) {
+			origins &^= from.Bitboard()
+		}
+	}
+	return origins
+}
+
+// rookSees reports whether any of the rooks, all on a line with s, has a
+// clear path to s on the board occ.
+func rookSees(s Square, rooks, occ Bitboard) bool {
+	for rooks != 0 {
+		if between[rooks.PopFirst()][s]&occ == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // startRank is each colour's pawn starting rank (0-based).
 var startRank = [2]int{2, 5}
-
-// unMoveIsLegal reports whether taking the piece on to back to the empty
-// square from gives a legal position: the side to move in p must not be in
-// check there (it would have been the side not to move).
-func (p *Position) unMoveIsLegal(from, to Square) bool {
-	us := p.Side
-	king := p.KingSquare(us)
-	occ := p.Occupied()&^to.Bitboard() | from.Bitboard()
-	q := *p
-	q.byColor[us.Other()] ^= from.Bitboard() | to.Bitboard()
-	for t := range q.byType {
-		if q.byType[t].Has(to) {
-			q.byType[t] ^= from.Bitboard() | to.Bitboard()
-			break
-		}
-	}
-	return q.attackersOf(king, us.Other(), occ, ^Bitboard(0)) == 0
-}
 
 // UnPlay returns the position before the quiet un-move m (as listed by
 // UnMoves): the piece on m.To() goes back to m.From() and the side to move

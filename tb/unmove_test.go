@@ -125,3 +125,28 @@ func TestKhonDirection(t *testing.T) {
 	}
 	require.ElementsMatch(t, []string{"d3d4", "c3d4", "e3d4", "c5d4", "e5d4"}, back)
 }
+
+// TestLegalCaptures: captures plus the quiet count equal the legal moves.
+func TestLegalCaptures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, name := range []string{"KRvKN", "KRRvKS", "KSNvKSM", "KRMvKNS", "KRRvKR"} {
+		m := MustParseMaterial(name)
+		for i := 0; i < 5000; i++ {
+			p := randomPosition(rng, m, Color(i&1))
+			var all, caps MoveList
+			p.LegalMoves(&all)
+			quiet := p.LegalCaptures(&caps)
+			want := 0
+			for _, mv := range all.Slice() {
+				if p.IsCapture(mv) {
+					require.True(t, containsMove(&caps, mv), "%s %s", p.FEN(), mv)
+				} else {
+					want++
+				}
+			}
+			require.Equal(t, all.N-want, caps.N, p.FEN())
+			require.Equal(t, want, quiet, p.FEN())
+			require.Equal(t, all.N, p.CountLegalMoves(), p.FEN())
+		}
+	}
+}

@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 )
@@ -24,6 +25,29 @@ func newRootCommand() *cobra.Command {
 		Long:          "makruktb generates, verifies and reads distance-to-mate tablebases for pawnless Makruk endgames.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+	}
+	var cpuProfile string
+	var stopProfile func()
+	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to this file (for go tool pprof)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if cpuProfile == "" {
+			return nil
+		}
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+		return nil
+	}
+	root.PersistentPostRun = func(cmd *cobra.Command, args []string) {
+		if stopProfile != nil {
+			stopProfile()
+		}
 	}
 	root.AddCommand(newGenCommand(), newStatsCommand(), newVerifyCommand(), newPerftCommand())
 	return root
