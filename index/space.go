@@ -212,6 +212,54 @@ func (s *Space) Position(i uint64, side tb.Color) (tb.Position, bool) {
 	return p, true
 }
 
+// Walk calls fn, in index order, for every index of king pair k that
+// decodes (see Position) with the given side to move. It is Position for a
+// whole king pair at once, stepping the digits like an odometer instead of
+// dividing; fn must not keep p.
+func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
+	pair := s.kings.pairs[k]
+	var base tb.Position
+	base.Put(tb.White, tb.King, pair.white)
+	base.Put(tb.Black, tb.King, pair.black)
+	base.Side, base.CountLimit, base.Fullmove = side, tb.NoCount, 1
+	n := len(s.groups)
+	var digit [MaxPieces]uint64
+	var squares [MaxPieces]tb.Bitboard
+	for j := range s.groups {
+		squares[j] = comboBitboard(s.groups[j].Count, 0)
+	}
+	tied := s.tied[k]
+	var p tb.Position // one variable for all calls: fn gets its address
+	for i := uint64(k) * s.perKingPair; ; i++ {
+		p = base
+		for j := range n {
+			p.AddPieces(s.groups[j].Color, s.groups[j].Type, squares[j])
+		}
+		if p.Occupied().Count() == s.pieces && !p.InCheck(side.Other()) {
+			if !tied {
+				fn(i, &p)
+			} else if j, _ := s.indexWith(&p, flipDiagonal); j >= i {
+				fn(i, &p)
+			}
+		}
+		// Advance the odometer, last group fastest.
+		j := n - 1
+		for ; j >= 0; j-- {
+			g := &s.groups[j]
+			digit[j]++
+			if digit[j] < g.Size {
+				squares[j] = comboBitboard(g.Count, digit[j])
+				break
+			}
+			digit[j] = 0
+			squares[j] = comboBitboard(g.Count, 0)
+		}
+		if j < 0 {
+			return
+		}
+	}
+}
+
 // Multiplicity returns how many full-board positions the canonical
 // position p stands for: the size of its orbit under the symmetries used.
 func (s *Space) Multiplicity(p *tb.Position) int {

@@ -159,6 +159,33 @@ func TestColourFlip(t *testing.T) {
 	require.Equal(t, "KRvKS", tb.MaterialOf(&q).String())
 }
 
+// TestWalk: walking a king pair visits exactly the indices that decode,
+// with the same positions.
+func TestWalk(t *testing.T) {
+	for _, name := range []string{"KRvK", "KRRvK", "KSvKN", "KMMvKM", "KNvKN"} {
+		s, err := New(tb.MustParseMaterial(name))
+		require.NoError(t, err)
+		for k := 0; k < s.KingPairs(); k += 7 {
+			for side := tb.White; side <= tb.Black; side++ {
+				var walked []uint64
+				s.Walk(k, side, func(i uint64, p *tb.Position) {
+					q, ok := s.Position(i, side)
+					require.True(t, ok)
+					require.True(t, q.SamePlacement(p))
+					walked = append(walked, i)
+				})
+				var decoded []uint64
+				for i := uint64(k) * s.PerKingPair(); i < uint64(k+1)*s.PerKingPair(); i++ {
+					if _, ok := s.Position(i, side); ok {
+						decoded = append(decoded, i)
+					}
+				}
+				require.Equal(t, decoded, walked, "%s pair %d", name, k)
+			}
+		}
+	}
+}
+
 func TestDivisor(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, d := range []uint64{1, 2, 3, 7, 64, 2016, 41664, 635376, 129024, 262144, 1 << 27} {

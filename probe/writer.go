@@ -37,7 +37,7 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 	h.Blocks = 2 * perSide
 
 	blocks := make([][]byte, h.Blocks)
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault),
 		zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
 	if err != nil {
 		return err

@@ -43,10 +43,11 @@ var ErrTooDeep = errors.New("mate distance exceeds 253 plies")
 
 // generator holds the state of one generation.
 type generator struct {
-	space  *index.Space
-	subs   *subTables
-	states [2][]probe.Value
-	opts   Options
+	space   *index.Space
+	subs    *subTables
+	states  [2][]probe.Value
+	present presence
+	opts    Options
 	// deepest is the largest value code assigned so far.
 	deepest atomic.Int64
 	tooDeep atomic.Bool
@@ -70,6 +71,7 @@ func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Ta
 	for side := range g.states {
 		g.states[side] = make([]probe.Value, space.Size())
 	}
+	g.present = newPresence(space.Size())
 	if err := g.seed(ctx); err != nil {
 		return nil, err
 	}

@@ -18,19 +18,14 @@ func (g *generator) iterate(ctx context.Context) error {
 		}
 		code := probe.Mate(d)
 		err := g.parallel(ctx, "iterate", d, func(side tb.Color, k int) {
-			states := g.states[side]
 			lo, hi := uint64(k)*per, uint64(k+1)*per
-			for i := lo; i < hi; {
-				// Four states at a time: skip words without the code.
-				if i&3 == 0 && i+4 <= hi && !mayHoldCode(loadFour(states, i), code) {
-					i += 4
-					continue
+			for lo < hi {
+				block := lo >> presenceShift
+				end := min(hi, (block+1)<<presenceShift)
+				if g.present.has(side, block, code) {
+					g.scan(side, k, lo, end, code)
 				}
-				s := loadState(states, i)
-				if stateValue(s) == code && (code.IsWin() || stateCounter(s) == 0) {
-					g.propagate(side, i, k, code)
-				}
-				i++
+				lo = end
 			}
 		})
 		if err != nil {
@@ -38,6 +33,24 @@ func (g *generator) iterate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// scan propagates every position of side in [lo, hi) (king pair k) whose
+// final value is code.
+func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code probe.Value) {
+	states := g.states[side]
+	for i := lo; i < hi; {
+		// Four states at a time: skip words without the code.
+		if i&3 == 0 && i+4 <= hi && !mayHoldCode(loadFour(states, i), code) {
+			i += 4
+			continue
+		}
+		s := loadState(states, i)
+		if stateValue(s) == code && (code.IsWin() || stateCounter(s) == 0) {
+			g.propagate(side, i, k, code)
+		}
+		i++
+	}
 }
 
 // propagate un-moves the position (side, i) of king pair k, decided with
@@ -48,7 +61,7 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
 	p, _ := g.space.Position(i, side)
 	r := p.Retractor()
 	them := side.Other()
-	u := updater{states: g.states[them], space: g.space, next: v.Negate(), side: them}
+	u := updater{states: g.states[them], present: g.present, space: g.space, next: v.Negate(), side: them}
 	if v.IsWin() {
 		u.stab = g.stabiliser(&p)
 	}
@@ -85,6 +98,7 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
 // updater applies one frontier position's news to its predecessors.
 type updater struct {
 	states  []probe.Value
+	present presence
 	space   *index.Space
 	side    tb.Color    // side to move in the predecessors
 	next    probe.Value // the predecessors' value through this move
@@ -96,8 +110,10 @@ type updater struct {
 // position is lost, one escape fewer when it is won.
 func (u *updater) apply(j uint64, kj int) {
 	if u.stab == 0 {
-		setWin(u.states, j, u.next)
-		u.deepest = u.next
+		if setWin(u.states, j, u.next) {
+			u.present.mark(u.side, j, u.next)
+			u.deepest = u.next
+		}
 		return
 	}
 	weight := 2 / u.stab
@@ -106,6 +122,7 @@ func (u *updater) apply(j uint64, kj int) {
 		weight = 2 * (8 / u.space.Multiplicity(&q)) / u.stab
 	}
 	if loss, decided := removeEscape(u.states, j, weight, u.next); decided {
+		u.present.mark(u.side, j, loss)
 		u.deepest = max(u.deepest, loss)
 	}
 }

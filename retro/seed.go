@@ -13,17 +13,20 @@ func (g *generator) seed(ctx context.Context) error {
 	per := g.space.PerKingPair()
 	return g.parallel(ctx, "seed", 0, func(side tb.Color, k int) {
 		states := g.states[side]
+		lo, hi := uint64(k)*per, uint64(k+1)*per
+		for i := lo; i < hi; i++ {
+			states[i] = makeState(probe.Illegal, 0)
+		}
 		var moves tb.MoveList
-		for i := uint64(k) * per; i < uint64(k+1)*per; i++ {
-			p, ok := g.space.Position(i, side)
-			if !ok {
-				states[i] = makeState(probe.Illegal, 0)
-				continue
-			}
+		g.space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
 			quiet := p.LegalCaptures(&moves)
-			states[i] = g.seedState(&p, quiet, moves.Slice())
-		}
+			s := g.seedState(p, quiet, moves.Slice())
+			states[i] = s
+			if v := stateValue(s); v.IsMate() {
+				g.present.mark(side, i, v)
+			}
+		})
 	})
 }
 

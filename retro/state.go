@@ -58,18 +58,18 @@ func storeState(word *uint32, shift uint32, old uint32, next probe.Value) bool {
 }
 
 // setWin records that states[j] wins in the plies of code win, unless it
-// is already known to win as fast.
-func setWin(states []probe.Value, j uint64, win probe.Value) {
+// is already known to win as fast; it reports whether it changed anything.
+func setWin(states []probe.Value, j uint64, win probe.Value) bool {
 	word, shift := stateWord(states, j)
 	for {
 		old := atomic.LoadUint32(word)
 		cur := probe.Value(old >> shift)
 		v := stateValue(cur)
 		if v.IsWin() && v <= win {
-			return
+			return false
 		}
 		if storeState(word, shift, old, makeState(win, cannotLose)) {
-			return
+			return true
 		}
 	}
 }

@@ -67,6 +67,14 @@ func (p *Position) Put(c Color, t PieceType, s Square) {
 	p.byType[t] |= b
 }
 
+// AddPieces places pieces of colour c and type t on the squares of b (which
+// should be empty; a square already taken keeps both bits set, and the
+// position is then not a valid one).
+func (p *Position) AddPieces(c Color, t PieceType, b Bitboard) {
+	p.byColor[c] |= b
+	p.byType[t] |= b
+}
+
 // Remove empties square s.
 func (p *Position) Remove(s Square) {
 	b := ^s.Bitboard()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -112,14 +113,26 @@ func generateAll(ctx context.Context, dir string, targets []tb.Material, threads
 			forced[t] = true
 		}
 	}
+	// The value arrays are most of the heap and hold no pointers: collect
+	// garbage early rather than let the heap double past them.
+	debug.SetGCPercent(20)
 	cache := newTableCache(dir, 5)
+	var failed []string
 	for _, m := range plan(targets) {
 		if !forced[m] && present(dir, m) {
 			continue
 		}
 		if err := generateOne(ctx, dir, m, threads, cache); err != nil {
-			return err
+			if ctx.Err() != nil {
+				return fmt.Errorf("interrupted during %s; a rerun continues from there", m)
+			}
+			// Keep going: tables that do not need this one can still be made.
+			fmt.Fprintf(os.Stderr, "makruktb: %v\n", err)
+			failed = append(failed, m.String())
 		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d tables failed: %s", len(failed), strings.Join(failed, " "))
 	}
 	return nil
 }

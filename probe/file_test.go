@@ -1,0 +1,144 @@
+package probe_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/stretchr/testify/require"
+)
+
+// solvedKRvK generates KRvK in memory (its only sub-table is KvK).
+func solvedKRvK(t testing.TB) *retro.Table {
+	table, err := retro.Generate(context.Background(), tb.MustParseMaterial("KRvK"), nil, retro.Options{})
+	require.NoError(t, err)
+	return table
+}
+
+func writeKRvK(t testing.TB, dir string) (string, *retro.Table) {
+	table := solvedKRvK(t)
+	path := filepath.Join(dir, probe.FileName(table.Material(), probe.DTM))
+	require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
+	return path, table
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path, table := writeKRvK(t, dir)
+	f, err := probe.OpenFile(path)
+	require.NoError(t, err)
+	defer f.Close()
+	require.NoError(t, f.CheckData())
+	require.Equal(t, "KRvK", f.Header.Material.String())
+	require.Equal(t, 1, f.Header.Width)
+	vals, err := f.LoadAll()
+	require.NoError(t, err)
+	for side := range vals {
+		for i, v := range table.Values[side] {
+			if v != probe.Illegal {
+				require.Equal(t, v, vals[side][i], "side %d index %d", side, i)
+			}
+		}
+	}
+	// No temporary files are left behind.
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+}
+
+func TestWriteIsDeterministic(t *testing.T) {
+	a, _ := writeKRvK(t, t.TempDir())
+	b, _ := writeKRvK(t, t.TempDir())
+	da, err := os.ReadFile(a)
+	require.NoError(t, err)
+	db, err := os.ReadFile(b)
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(da, db))
+}
+
+func TestWideValues(t *testing.T) {
+	table := solvedKRvK(t)
+	table.Values[tb.White][5] = probe.Win(301) // needs two bytes
+	path := filepath.Join(t.TempDir(), "KRvK.mtbm")
+	require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
+	f, err := probe.OpenFile(path)
+	require.NoError(t, err)
+	defer f.Close()
+	require.Equal(t, 2, f.Header.Width)
+	vals, err := f.LoadAll()
+	require.NoError(t, err)
+	require.Equal(t, probe.Win(301), vals[tb.White][5])
+}
+
+// openBytes opens a table held in memory.
+func openBytes(data []byte) (*probe.File, error) {
+	f, err := probe.NewFile(bytes.NewReader(data), int64(len(data)), "mem.mtbm")
+	if err == nil {
+		_, err = f.LoadAll()
+		f.Close()
+	}
+	return f, err
+}
+
+func TestCorruptFiles(t *testing.T) {
+	path, _ := writeKRvK(t, t.TempDir())
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	mutate := func(f func(b []byte) []byte) []byte {
+		return f(append([]byte(nil), good...))
+	}
+	cases := map[string][]byte{
+		"empty":          {},
+		"wrong magic":    mutate(func(b []byte) []byte { b[0] = 'X'; return b }),
+		"truncated head": good[:20],
+		"truncated data": good[:len(good)-10],
+		"flipped header": mutate(func(b []byte) []byte { b[30] ^= 0x40; return b }),
+		"flipped block":  mutate(func(b []byte) []byte { b[len(b)-20] ^= 0x01; return b }),
+		"extra bytes":    append(append([]byte(nil), good...), 0, 0),
+	}
+	for name, data := range cases {
+		_, err := openBytes(data)
+		require.Error(t, err, name)
+		var ce *probe.CorruptError
+		require.True(t, errors.As(err, &ce), "%s: %v", name, err)
+		require.Equal(t, "mem.mtbm", ce.File, name)
+		require.ErrorIs(t, err, probe.ErrCorrupt, name)
+	}
+	// A newer format version is unsupported, not corrupt.
+	newer := mutate(func(b []byte) []byte { b[8] = 2; return b })
+	_, err = openBytes(newer)
+	require.ErrorIs(t, err, probe.ErrUnsupported)
+}
+
+// FuzzReader: arbitrary and mutated file bytes never panic; they open and
+// read completely or fail with an error.
+func FuzzReader(f *testing.F) {
+	seed, err := os.ReadFile("testdata/KMvK.mtbm")
+	require.NoError(f, err)
+	f.Add(seed)
+	f.Add(seed[:100])
+	f.Add([]byte("MAKRUKTB"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = openBytes(data)
+	})
+}
+
+// TestFuzzSeedIsCurrent keeps the fuzz seed in the current format: it must
+// equal what the writer produces for KMvK today.
+func TestFuzzSeedIsCurrent(t *testing.T) {
+	table, err := retro.Generate(context.Background(), tb.MustParseMaterial("KMvK"), nil, retro.Options{})
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "KMvK.mtbm")
+	require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+	want, err := os.ReadFile("testdata/KMvK.mtbm")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want, got), "regenerate probe/testdata/KMvK.mtbm")
+}
