@@ -119,6 +119,10 @@ func (s *Space) PerKingPair() uint64 { return s.perKingPair }
 // Groups returns the piece groups in index order.
 func (s *Space) Groups() []Group { return s.groups }
 
+// GroupOf returns the position in Groups of the group of colour c and type
+// t (which the material must have).
+func (s *Space) GroupOf(c tb.Color, t tb.PieceType) int { return s.groupOf[c][t] }
+
 // FullSymmetry reports whether all eight symmetries are used (no Khon).
 func (s *Space) FullSymmetry() bool { return len(s.kings.group) == 8 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -26,9 +27,11 @@ func (e *MismatchError) Error() string {
 }
 
 // Verify checks every legal position of a finished table against a one-ply
-// search: the best of its moves, each looked up in this table (quiet
-// moves, by a full Index) or in a sub-table (captures). It uses nothing of
-// the generator's bookkeeping. Progress, if set in opts, is reported under
+// search: the best of its moves, each looked up in this table (quiet moves)
+// or in a sub-table (captures). It uses nothing of the generator's
+// bookkeeping (counters, frontier, capture bounds), only the move
+// generator and the index, whose shortcuts the index tests check against
+// the full encoding. Progress, if set in opts, is reported under
 // the stage "verify".
 func Verify(ctx context.Context, table *Table, src Source, opts Options) error {
 	space := table.Space
@@ -41,19 +44,14 @@ func Verify(ctx context.Context, table *Table, src Source, opts Options) error {
 		count    atomic.Int64
 		firstMu  sync.Mutex
 		first    *MismatchError
-		per      = space.PerKingPair()
 		material = space.Material()
 	)
 	err = g.parallel(ctx, "verify", 0, func(side tb.Color, k int) {
 		var moves tb.MoveList
-		for i := uint64(k) * per; i < uint64(k+1)*per; i++ {
-			p, ok := space.Position(i, side)
-			if !ok {
-				continue
-			}
+		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
 			p.LegalMoves(&moves)
-			want := oneMoveValue(table, subs, &p, moves.Slice())
+			want := oneMoveValue(table, subs, p, i, k, moves.Slice())
 			if got := table.Values[side][i]; got != want {
 				count.Add(1)
 				firstMu.Lock()
@@ -62,7 +60,7 @@ func Verify(ctx context.Context, table *Table, src Source, opts Options) error {
 				}
 				firstMu.Unlock()
 			}
-		}
+		})
 	})
 	if err != nil {
 		return err
@@ -74,8 +72,9 @@ func Verify(ctx context.Context, table *Table, src Source, opts Options) error {
 	return nil
 }
 
-// oneMoveValue returns the value of p from the values of its successors.
-func oneMoveValue(table *Table, subs *subTables, p *tb.Position, moves []tb.Move) probe.Value {
+// oneMoveValue returns the value of p (index i, king pair k) from the
+// values of its successors.
+func oneMoveValue(table *Table, subs *subTables, p *tb.Position, i uint64, k int, moves []tb.Move) probe.Value {
 	if len(moves) == 0 {
 		if p.InCheck(p.Side) {
 			return probe.Loss(0)
@@ -83,14 +82,35 @@ func oneMoveValue(table *Table, subs *subTables, p *tb.Position, moves []tb.Move
 		return probe.Draw
 	}
 	best, first := probe.Draw, true
+	space := table.Space
+	next := table.Values[p.Side.Other()]
+	// Moves come grouped by piece: one Stepper serves all quiet moves of a
+	// non-king piece (when the king pair allows the shortcut).
+	var (
+		from    = tb.NoSquare
+		stepper index.Stepper
+		step    bool
+	)
 	for _, m := range moves {
 		var v probe.Value
 		if c, t := p.PieceAt(m.To()); t != tb.NoPiece {
 			v = subs.value(p, m, c, t)
 		} else {
-			q := p.Play(m)
-			j, _ := table.Space.Index(&q)
-			v = table.Values[q.Side][j]
+			if m.From() != from {
+				from = m.From()
+				c, t := p.PieceAt(from)
+				step = t != tb.King && !space.Tied(k)
+				if step {
+					stepper = space.Stepper(i, space.GroupOf(c, t), p.Pieces(c, t), from)
+				}
+			}
+			var j uint64
+			if step {
+				j = stepper.To(m.To())
+			} else {
+				j, _ = space.MovedIndex(i, k, p, m.From(), m.To())
+			}
+			v = next[j]
 		}
 		v = v.Negate()
 		if first || probe.Compare(v, best) > 0 {
