@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -67,7 +68,7 @@ atomically: an interrupted run never leaves a file that looks complete.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return generateAll(ctx, tableDir(dir), targets, threads, force)
+			return generateAll(ctx, cmd.OutOrStdout(), tableDir(dir), targets, threads, force)
 		},
 	}
 	addTablesFlag(cmd, &dir)
@@ -103,7 +104,7 @@ func present(dir string, m tb.Material) bool {
 	return true
 }
 
-func generateAll(ctx context.Context, dir string, targets []tb.Material, threads int, force bool) error {
+func generateAll(ctx context.Context, out io.Writer, dir string, targets []tb.Material, threads int, force bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func generateAll(ctx context.Context, dir string, targets []tb.Material, threads
 		if !forced[m] && present(dir, m) {
 			continue
 		}
-		if err := generateOne(ctx, dir, m, threads, cache); err != nil {
+		if err := generateOne(ctx, out, dir, m, threads, cache); err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("interrupted during %s; a rerun continues from there", m)
 			}
@@ -137,7 +138,7 @@ func generateAll(ctx context.Context, dir string, targets []tb.Material, threads
 	return nil
 }
 
-func generateOne(ctx context.Context, dir string, m tb.Material, threads int, cache *tableCache) error {
+func generateOne(ctx context.Context, out io.Writer, dir string, m tb.Material, threads int, cache *tableCache) error {
 	start := time.Now()
 	bar := newBar(m.String())
 	table, err := retro.Generate(ctx, m, cache.get, retro.Options{Threads: threads, Progress: bar.update})
@@ -159,17 +160,24 @@ func generateOne(ctx context.Context, dir string, m tb.Material, threads int, ca
 	if err != nil {
 		return err
 	}
+	row := summarise(table, info.Size(), time.Since(start), genTime)
+	fmt.Fprintln(out, row.line())
+	if err := updateTableList(dir, row); err != nil {
+		return err
+	}
+	// Generation is deterministic: a recorded checksum that differs means
+	// the generator's output changed. Keep the record (verify will fail on
+	// the file) until someone deletes the line to accept the new table.
 	sums, err := readChecksums(dir)
 	if err != nil {
 		return err
 	}
-	sums[filepath.Base(path)] = sum
-	if err := writeChecksums(dir, sums); err != nil {
-		return err
+	name := filepath.Base(path)
+	if old, ok := sums[name]; ok && old != sum {
+		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, checksumFile)
 	}
-	row := summarise(table, info.Size(), time.Since(start), genTime)
-	fmt.Println(row.line())
-	return updateTableList(dir, row)
+	sums[name] = sum
+	return writeChecksums(dir, sums)
 }
 
 // summary is one table's line in the gen output and in tables.md.

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// run executes the command line and returns its standard output.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+// TestGoldenChecksums generates the 3-piece tables and compares them with
+// the checksums recorded in data/checksums.txt: generation is
+// deterministic, so any difference is a change in the generator's output.
+func TestGoldenChecksums(t *testing.T) {
+	golden, err := readChecksums("../../data")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	_, err = run(t, "gen", "--tables", dir, "--max-pieces", "3")
+	require.NoError(t, err)
+	for _, name := range []string{"KRvK.mtbm", "KSvK.mtbm", "KNvK.mtbm", "KMvK.mtbm"} {
+		want, ok := golden[name]
+		require.True(t, ok, "data/checksums.txt lacks %s", name)
+		got, err := fileSHA256(filepath.Join(dir, name))
+		require.NoError(t, err)
+		require.Equal(t, want, got, name)
+	}
+	out, err := run(t, "verify", "--tables", dir)
+	require.NoError(t, err, out)
+	require.Equal(t, 4, strings.Count(out, " ok "))
+}
+
+func TestVerifyDetectsTampering(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	path := filepath.Join(dir, "KRvK.mtbm")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	data[len(data)-5] ^= 1
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	out, err := run(t, "verify", "--tables", dir, "KRvK")
+	require.Error(t, err)
+	require.Contains(t, out, "KRvK     FAILED: ")
+	require.Contains(t, out, "SHA-256")
+}
+
+func TestStatsJSON(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	out, err := run(t, "stats", "--json", "--tables", dir, "KvKR")
+	require.NoError(t, err)
+	require.Contains(t, out, `"material": "KRvK"`)
+	require.Contains(t, out, `"legal": 175168`) // white to move, as in chess
+	require.Contains(t, out, `"legal": 223944`) // black to move
+	require.Contains(t, out, `"31": 916`)       // the mates in 16
+}
+
+func TestGenErrors(t *testing.T) {
+	_, err := run(t, "gen", "--tables", t.TempDir())
+	require.ErrorContains(t, err, "nothing to generate")
+	_, err = run(t, "gen", "--tables", t.TempDir(), "KRPvK")
+	require.ErrorContains(t, err, "pawns")
+	_, err = run(t, "gen", "--tables", t.TempDir(), "KQvK")
+	require.ErrorContains(t, err, "unknown piece")
+	_, err = run(t, "stats", "--tables", t.TempDir(), "KRvK")
+	require.ErrorContains(t, err, "table KRvK not found")
+}
