@@ -37,6 +37,7 @@ bench:
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./tb -run '^$$' -fuzz FuzzParseFEN -fuzztime $(FUZZTIME)
+	$(GO) test ./probe -run '^$$' -fuzz FuzzReader -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf build

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+)
+
+func newIndexCommand() *cobra.Command {
+	var maxPieces, threads int
+	cmd := &cobra.Command{
+		Use:   "index (--max-pieces N | MATERIAL...)",
+		Short: "Show the index space of materials: size, legal positions and holes",
+		Long: `For each material: the king pairs and indices per side to move, the number
+of indices that decode to a legal position for each side to move, and the
+fraction of holes (indices that are not legal positions).`,
+		Example: "  makruktb index KRSvKN\n  makruktb index --max-pieces 4",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var materials []tb.Material
+			switch {
+			case maxPieces > 0:
+				for _, m := range tb.Pawnless(maxPieces) {
+					if m.Pieces() > 2 {
+						materials = append(materials, m)
+					}
+				}
+			case len(args) > 0:
+				for _, a := range args {
+					m, err := parseMaterialArg(a)
+					if err != nil {
+						return err
+					}
+					materials = append(materials, m)
+				}
+			default:
+				return errors.New("give --max-pieces N or materials")
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "| material | king pairs | size per side | legal, white to move | legal, black to move | holes |\n|---|---|---|---|---|---|\n")
+			for _, m := range materials {
+				s, err := index.New(m)
+				if err != nil {
+					return err
+				}
+				legal := countLegal(s, threads)
+				holes := 1 - float64(legal[0]+legal[1])/float64(2*s.Size())
+				fmt.Fprintf(out, "| %s | %d | %d | %d | %d | %.1f%% |\n", m, s.KingPairs(), s.Size(), legal[0], legal[1], 100*holes)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless material with up to N pieces")
+	cmd.Flags().IntVar(&threads, "threads", 2, "worker threads")
+	return cmd
+}
+
+// countLegal returns the number of indices that decode, per side to move.
+func countLegal(s *index.Space, threads int) [2]uint64 {
+	var legal [2]atomic.Uint64
+	var next atomic.Int64
+	var g errgroup.Group
+	for range max(threads, 1) {
+		g.Go(func() error {
+			for {
+				u := int(next.Add(1) - 1)
+				if u >= 2*s.KingPairs() {
+					return nil
+				}
+				side := tb.Color(u & 1)
+				n := uint64(0)
+				s.Walk(u>>1, side, func(uint64, *tb.Position) { n++ })
+				legal[side].Add(n)
+			}
+		})
+	}
+	_ = g.Wait()
+	return [2]uint64{legal[0].Load(), legal[1].Load()}
+}
