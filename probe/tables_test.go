@@ -1,0 +1,214 @@
+package probe_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/stretchr/testify/require"
+)
+
+// built caches generated tables across tests: material → table, and the
+// directory holding their files.
+var (
+	builtMu  sync.Mutex
+	built    = map[tb.Material]*retro.Table{}
+	builtDir string
+)
+
+// buildTables generates name and its sub-tables in memory and writes them
+// to a shared directory, returning the table and the directory.
+func buildTables(t testing.TB, name string) (*retro.Table, string) {
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	if builtDir == "" {
+		dir, err := os.MkdirTemp("", "makruktb-probe-test")
+		require.NoError(t, err)
+		builtDir = dir
+	}
+	src := func(m tb.Material) (*retro.Table, error) { return built[m], nil }
+	target := tb.MustParseMaterial(name)
+	for _, m := range retro.Dependencies(target) {
+		if built[m] != nil {
+			continue
+		}
+		table, err := retro.Generate(context.Background(), m, src, retro.Options{})
+		require.NoError(t, err)
+		path := filepath.Join(builtDir, probe.FileName(m, probe.DTM))
+		require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
+		built[m] = table
+	}
+	return built[target], builtDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
+}
+
+// checkAgainstGenerator probes every legal position of the table, and its
+// colour-flipped twin, and compares with the generator's values.
+func checkAgainstGenerator(t *testing.T, name string) {
+	table, dir := buildTables(t, name)
+	tables, err := probe.Open(dir, probe.WithCacheBytes(8<<20))
+	require.NoError(t, err)
+	defer tables.Close()
+	space := table.Space
+	checked := 0
+	for side := tb.White; side <= tb.Black; side++ {
+		for k := 0; k < space.KingPairs(); k++ {
+			space.Walk(k, side, func(i uint64, p *tb.Position) {
+				want := table.Values[side][i]
+				got, err := tables.Value(p)
+				if err != nil || got != want {
+					t.Fatalf("%s: probe %v (%v), generator %v", p.FEN(), got, err, want)
+				}
+				flipped := p.ColorFlipped()
+				got, err = tables.Value(&flipped)
+				if err != nil || got != want {
+					t.Fatalf("%s (flipped from %s): probe %v (%v), generator %v", flipped.FEN(), p.FEN(), got, err, want)
+				}
+				checked++
+			})
+		}
+	}
+	require.Positive(t, checked)
+}
+
+func TestProbeAgreesKRvKS(t *testing.T) { checkAgainstGenerator(t, "KRvKS") }
+
+func TestProbeAgreesKMMMvK(t *testing.T) {
+	if testing.Short() {
+		t.Skip("5-piece table")
+	}
+	checkAgainstGenerator(t, "KMMMvK")
+}
+
+func TestProbeMovesAndLine(t *testing.T) {
+	_, dir := buildTables(t, "KRvK")
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	p, err := tb.ParseFEN("8/8/8/8/8/2k5/1R6/K7 w - - 0 1") // a longest KRvK win
+	require.NoError(t, err)
+	moves, err := tables.Moves(&p)
+	require.NoError(t, err)
+	require.Equal(t, probe.Win(31), moves[0].ForMover())
+	require.Equal(t, probe.Loss(30), moves[0].After)
+	for i := 1; i < len(moves); i++ {
+		require.GreaterOrEqual(t, probe.Compare(moves[i-1].ForMover(), moves[i].ForMover()), 0)
+	}
+	line, err := tables.Line(&p)
+	require.NoError(t, err)
+	require.Len(t, line, 31)
+	end := p
+	for _, m := range line {
+		end = end.Play(m)
+	}
+	require.True(t, end.IsCheckmate(), end.FEN())
+	// From the flipped side the same line, mirrored, mates too.
+	q := p.ColorFlipped()
+	v, err := tables.Value(&q)
+	require.NoError(t, err)
+	require.Equal(t, probe.Win(31), v)
+}
+
+func TestProbeErrors(t *testing.T) {
+	_, dir := buildTables(t, "KRvK")
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	for fen, want := range map[string]error{
+		"k7/8/8/8/4P3/8/8/K7 w - - 0 1": probe.ErrPawns,
+		"k7/8/8/8/8/8/8/KRRRRR2 w":      probe.ErrTooManyPieces,
+	} {
+		p, err := tb.ParseFEN(fen)
+		require.NoError(t, err)
+		_, err = tables.Value(&p)
+		require.ErrorIs(t, err, want, fen)
+		var pe *probe.PositionError
+		require.ErrorAs(t, err, &pe)
+	}
+	p, err := tb.ParseFEN("k7/8/8/8/8/8/8/K1NN4 w")
+	require.NoError(t, err)
+	_, err = tables.Value(&p)
+	var missing *probe.MissingError
+	require.ErrorAs(t, err, &missing)
+	require.Equal(t, "KNNvK", missing.Material)
+	kk, err := tb.ParseFEN("k7/8/8/8/8/8/8/K7 w")
+	require.NoError(t, err)
+	v, err := tables.Value(&kk)
+	require.NoError(t, err)
+	require.Equal(t, probe.Draw, v)
+}
+
+// TestCorruptTableInDirectory: a damaged block gives a CorruptError naming
+// the file for the positions it holds, and never a wrong answer.
+func TestCorruptTableInDirectory(t *testing.T) {
+	table, src := buildTables(t, "KRvK")
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join(src, "KRvK.mtbm"))
+	require.NoError(t, err)
+	data[len(data)-100] ^= 0xff // inside Black's last block
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "KRvK.mtbm"), data, 0o644))
+	tables, err := probe.Open(dir, probe.WithCacheBytes(0))
+	require.NoError(t, err)
+	defer tables.Close()
+	failures := 0
+	for side := tb.White; side <= tb.Black; side++ {
+		for k := 0; k < table.Space.KingPairs(); k++ {
+			table.Space.Walk(k, side, func(i uint64, p *tb.Position) {
+				v, err := tables.Value(p)
+				if err != nil {
+					var corrupt *probe.CorruptError
+					require.True(t, errors.As(err, &corrupt), "%v", err)
+					require.Contains(t, corrupt.File, "KRvK.mtbm")
+					failures++
+					return
+				}
+				require.Equal(t, table.Values[side][i], v, p.FEN())
+			})
+		}
+	}
+	require.Positive(t, failures)
+}
+
+// TestConcurrentProbes probes random positions from many goroutines (run
+// with -race).
+func TestConcurrentProbes(t *testing.T) {
+	table, dir := buildTables(t, "KRvKN")
+	tables, err := probe.Open(dir, probe.WithCacheBytes(256<<10)) // small: forces evictions
+	require.NoError(t, err)
+	defer tables.Close()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 99))
+			for range 3000 {
+				side := tb.Color(rng.IntN(2))
+				i := rng.Uint64N(table.Space.Size())
+				p, ok := table.Space.Position(i, side)
+				if !ok {
+					continue
+				}
+				v, err := tables.Value(&p)
+				if err != nil || v != table.Values[side][i] {
+					t.Errorf("%s: %v %v", p.FEN(), v, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	require.LessOrEqual(t, tables.CacheBytes(), int64(256<<10)+2*probe.DefaultBlockSize)
+}
