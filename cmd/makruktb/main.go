@@ -49,6 +49,6 @@ func newRootCommand() *cobra.Command {
 			stopProfile()
 		}
 	}
-	root.AddCommand(newGenCommand(), newStatsCommand(), newVerifyCommand(), newIndexCommand(), newPerftCommand())
+	root.AddCommand(newGenCommand(), newStatsCommand(), newVerifyCommand(), newProbeCommand(), newLineCommand(), newIndexCommand(), newPerftCommand())
 	return root
 }

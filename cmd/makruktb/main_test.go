@@ -80,3 +80,26 @@ func TestGenErrors(t *testing.T) {
 	_, err = run(t, "stats", "--tables", t.TempDir(), "KRvK")
 	require.ErrorContains(t, err, "table KRvK not found")
 }
+
+func TestProbeAndLine(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	fen := "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"
+	out, err := run(t, "probe", "--tables", dir, fen)
+	require.NoError(t, err)
+	require.Contains(t, out, "White mates in 16 (31 plies)")
+	require.Contains(t, out, "b2c2   draw")
+	out, err = run(t, "probe", "--json", "--tables", dir, "k7/8/8/8/8/8/8/KR6 b")
+	require.NoError(t, err)
+	require.Contains(t, out, `"wdl": "loss"`)
+	require.Contains(t, out, `"material": "KRvK"`)
+	out, err = run(t, "line", "--ascii", "--tables", dir, fen)
+	require.NoError(t, err)
+	require.Contains(t, out, "checkmate")
+	require.Equal(t, 31, strings.Count(out, " plies\n")+strings.Count(out, "checkmate\n"))
+	_, err = run(t, "probe", "--tables", dir, "k7/8/8/8/8/8/8/KNN5 w")
+	require.ErrorContains(t, err, "table KNNvK not found")
+	_, err = run(t, "probe", "--tables", dir, "k7/8/8/8/4P3/8/8/KR6 w")
+	require.ErrorContains(t, err, "pawns")
+}

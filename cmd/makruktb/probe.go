@@ -1,0 +1,230 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/spf13/cobra"
+)
+
+// moveJSON and probeJSON follow the lichess tablebase API: the top level is
+// from the side to move's point of view; each move describes the position
+// after it, from the point of view of the side to move there.
+type moveJSON struct {
+	UCI      string `json:"uci"`
+	WDL      string `json:"wdl"`
+	DTM      *int   `json:"dtm"`
+	Category string `json:"category"`
+}
+
+type probeJSON struct {
+	FEN      string     `json:"fen"`
+	Material string     `json:"material"`
+	WDL      string     `json:"wdl"`
+	DTM      *int       `json:"dtm"`
+	Category string     `json:"category"`
+	Moves    []moveJSON `json:"moves"`
+}
+
+// dtmField returns the mate distance in plies, or nil for a draw.
+func dtmField(v probe.Value) *int {
+	if !v.IsMate() {
+		return nil
+	}
+	d := v.Plies()
+	return &d
+}
+
+func newProbeCommand() *cobra.Command {
+	var dir string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "probe [--json] [--tables DIR] FEN",
+		Short: "Show a position's result and the result of every legal move",
+		Example: `  makruktb probe "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"
+  makruktb probe --json "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pos, err := tb.ParseFEN(strings.Join(args, " "))
+			if err != nil {
+				return err
+			}
+			tables, err := probe.Open(tableDir(dir))
+			if err != nil {
+				return err
+			}
+			defer tables.Close()
+			v, err := tables.Value(&pos)
+			if err != nil {
+				return err
+			}
+			moves, err := tables.Moves(&pos)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeProbeJSON(cmd.OutOrStdout(), &pos, v, moves)
+			}
+			writeProbeText(cmd.OutOrStdout(), &pos, v, moves)
+			return nil
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (lichess tablebase API conventions)")
+	return cmd
+}
+
+func writeProbeJSON(w io.Writer, pos *tb.Position, v probe.Value, moves []probe.MoveResult) error {
+	doc := probeJSON{
+		FEN:      pos.FEN(),
+		Material: tb.MaterialOf(pos).String(),
+		WDL:      v.WDL().String(),
+		DTM:      dtmField(v),
+		Category: v.WDL().String(),
+		Moves:    []moveJSON{},
+	}
+	for _, m := range moves {
+		doc.Moves = append(doc.Moves, moveJSON{
+			UCI: m.Move.String(), WDL: m.After.WDL().String(), DTM: dtmField(m.After), Category: m.After.WDL().String(),
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// verdict describes a value for the side to move in words.
+func verdict(side tb.Color, v probe.Value) string {
+	switch {
+	case v.IsWin():
+		return fmt.Sprintf("%s mates in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
+	case v.IsLoss() && v.Plies() == 0:
+		return fmt.Sprintf("%s is checkmated", side.Name())
+	case v.IsLoss():
+		return fmt.Sprintf("%s is mated in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
+	}
+	return "draw"
+}
+
+func writeProbeText(w io.Writer, pos *tb.Position, v probe.Value, moves []probe.MoveResult) {
+	fmt.Fprintf(w, "%s  %s to move\n%s\n", tb.MaterialOf(pos), pos.Side.Name(), verdict(pos.Side, v))
+	if len(moves) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	for _, m := range moves {
+		mv := m.ForMover()
+		var text string
+		switch {
+		case mv.IsWin():
+			text = fmt.Sprintf("win, mate in %d", mv.Moves())
+		case mv.IsLoss():
+			text = fmt.Sprintf("loss, mated in %d", mv.Moves())
+		default:
+			text = "draw"
+		}
+		fmt.Fprintf(w, "  %-6s %s\n", m.Move, text)
+	}
+}
+
+func newLineCommand() *cobra.Command {
+	var dir string
+	var ascii bool
+	var every int
+	cmd := &cobra.Command{
+		Use:     "line [--tables DIR] [--ascii] FEN",
+		Short:   "Print an optimal line to mate, with boards along the way",
+		Example: `  makruktb line "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pos, err := tb.ParseFEN(strings.Join(args, " "))
+			if err != nil {
+				return err
+			}
+			if every < 1 {
+				return fmt.Errorf("--every %d: must be at least 1", every)
+			}
+			tables, err := probe.Open(tableDir(dir))
+			if err != nil {
+				return err
+			}
+			defer tables.Close()
+			v, err := tables.Value(&pos)
+			if err != nil {
+				return err
+			}
+			line, err := tables.Line(&pos)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "%s\n%s\n\n", pos.FEN(), verdict(pos.Side, v))
+			writeBoard(out, &pos, ascii)
+			cur := pos
+			for i, m := range line {
+				next := cur.Play(m)
+				after, err := tables.Value(&next)
+				if err != nil {
+					return err
+				}
+				number := fmt.Sprintf("%d.", cur.Fullmove)
+				if cur.Side == tb.Black {
+					number = fmt.Sprintf("%d...", cur.Fullmove)
+				}
+				fmt.Fprintf(out, "%-6s %-6s %s\n", number, m, afterText(next.Side, after))
+				cur = next
+				if (i+1)%every == 0 || i == len(line)-1 {
+					fmt.Fprintln(out)
+					writeBoard(out, &cur, ascii)
+				}
+			}
+			return nil
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw boards with letters instead of Unicode pieces")
+	cmd.Flags().IntVar(&every, "every", 10, "draw the board every N plies")
+	return cmd
+}
+
+// afterText describes the position after a move.
+func afterText(side tb.Color, v probe.Value) string {
+	switch {
+	case v.IsLoss() && v.Plies() == 0:
+		return "checkmate"
+	case v.IsMate():
+		return fmt.Sprintf("DTM %d plies", v.Plies())
+	}
+	return "draw"
+}
+
+var unicodePieces = [2][tb.NumPieceTypes]string{
+	{tb.Rook: "♖", tb.Khon: "♗", tb.Knight: "♘", tb.Met: "♕", tb.Pawn: "♙", tb.King: "♔"},
+	{tb.Rook: "♜", tb.Khon: "♝", tb.Knight: "♞", tb.Met: "♛", tb.Pawn: "♟", tb.King: "♚"},
+}
+
+// writeBoard draws the board from White's side, rank 8 first.
+func writeBoard(w io.Writer, p *tb.Position, ascii bool) {
+	for rank := 7; rank >= 0; rank-- {
+		fmt.Fprintf(w, "  %d ", rank+1)
+		for file := 0; file < 8; file++ {
+			c, t := p.PieceAt(tb.NewSquare(file, rank))
+			switch {
+			case t == tb.NoPiece:
+				fmt.Fprint(w, " .")
+			case ascii && c == tb.White:
+				fmt.Fprintf(w, " %c", t.Letter())
+			case ascii:
+				fmt.Fprintf(w, " %c", t.Letter()+'a'-'A')
+			default:
+				fmt.Fprintf(w, " %s", unicodePieces[c][t])
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "     a b c d e f g h   %s to move\n\n", p.Side.Name())
+}
