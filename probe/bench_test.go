@@ -1,0 +1,77 @@
+package probe_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+)
+
+// positions returns n random legal positions of a table.
+func positions(t testing.TB, name string, n int) ([]tb.Position, string) {
+	table, dir := buildTables(t, name)
+	rng := rand.New(rand.NewPCG(1, 1))
+	var out []tb.Position
+	for len(out) < n {
+		p, ok := table.Space.Position(rng.Uint64N(table.Space.Size()), tb.Color(rng.IntN(2)))
+		if ok {
+			out = append(out, p)
+		}
+	}
+	return out, dir
+}
+
+// BenchmarkValueWarm: DTM probes of random KRvKN positions with every block
+// already cached.
+func BenchmarkValueWarm(b *testing.B) {
+	ps, dir := positions(b, "KRvKN", 4096)
+	tables, err := probe.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range ps {
+		if _, err := tables.Value(&ps[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_, _ = tables.Value(&ps[i&4095])
+		i++
+	}
+	b.ReportMetric(float64(tables.CacheBytes())/(1<<20), "cacheMiB")
+}
+
+// BenchmarkWDLWarm: the same through the WDL call.
+func BenchmarkWDLWarm(b *testing.B) {
+	ps, dir := positions(b, "KRvKN", 4096)
+	tables, err := probe.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range ps {
+		_, _ = tables.WDL(&ps[i])
+	}
+	i := 0
+	for b.Loop() {
+		_, _ = tables.WDL(&ps[i&4095])
+		i++
+	}
+}
+
+// BenchmarkValueCold: no cache, so every probe reads and decompresses its
+// block.
+func BenchmarkValueCold(b *testing.B) {
+	ps, dir := positions(b, "KRvKN", 4096)
+	tables, err := probe.Open(dir, probe.WithCacheBytes(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		_, _ = tables.Value(&ps[i&4095])
+		i++
+	}
+}
