@@ -70,6 +70,7 @@ func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Ta
 	g := &generator{space: space, subs: subs, opts: opts}
 	for side := range g.states {
 		g.states[side] = make([]probe.Value, space.Size())
+		adviseHugePages(g.states[side])
 	}
 	g.present = newPresence(space.Size())
 	if err := g.seed(ctx); err != nil {

@@ -12,13 +12,18 @@ import (
 )
 
 func main() {
-	if err := newRootCommand().Execute(); err != nil {
+	root, finish := newRootCommand()
+	err := root.Execute()
+	finish()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "makruktb:", err)
 		os.Exit(1)
 	}
 }
 
-func newRootCommand() *cobra.Command {
+// newRootCommand returns the command tree and a function to call when it
+// has run (it stops a CPU profile, if one was asked for).
+func newRootCommand() (*cobra.Command, func()) {
 	root := &cobra.Command{
 		Use:           "makruktb",
 		Short:         "Makruk (Thai chess) endgame tablebases",
@@ -27,7 +32,7 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 	}
 	var cpuProfile string
-	var stopProfile func()
+	stopProfile := func() {}
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to this file (for go tool pprof)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if cpuProfile == "" {
@@ -44,11 +49,6 @@ func newRootCommand() *cobra.Command {
 		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
 		return nil
 	}
-	root.PersistentPostRun = func(cmd *cobra.Command, args []string) {
-		if stopProfile != nil {
-			stopProfile()
-		}
-	}
 	root.AddCommand(newGenCommand(), newStatsCommand(), newVerifyCommand(), newProbeCommand(), newLineCommand(), newIndexCommand(), newPerftCommand())
-	return root
+	return root, func() { stopProfile() }
 }

@@ -13,7 +13,8 @@ import (
 // run executes the command line and returns its standard output.
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	cmd := newRootCommand()
+	cmd, finish := newRootCommand()
+	defer finish()
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&out)
