@@ -42,29 +42,18 @@ func solve(t testing.TB, name string) *Table {
 	return table
 }
 
-// longest returns the longest win (in plies) for the given side to move.
-func longest(table *Table, side tb.Color) int {
-	best := -1
-	for _, v := range table.Values[side] {
-		if v.IsWin() && v.Plies() > best {
-			best = v.Plies()
-		}
-	}
-	return best
-}
-
 func TestKnownChessResults(t *testing.T) {
 	// KRvK: the rook side mates in at most 16 moves (31 plies).
 	krk := solve(t, "KRvK")
-	require.Equal(t, 31, longest(krk, tb.White))
-	require.Equal(t, -1, longest(krk, tb.Black))
+	require.Equal(t, 31, krk.Longest(tb.White))
+	require.Equal(t, -1, krk.Longest(tb.Black))
 	require.Equal(t, 32, longestLoss(krk, tb.Black))
 	// KNNvK: no forced win. The bare king is never forced into mate (its
 	// only losses are positions already mated); the knights win only where
 	// the defender has already walked into a mate in one.
 	knnk := solve(t, "KNNvK")
 	require.Equal(t, 0, longestLoss(knnk, tb.Black))
-	require.Equal(t, 1, longest(knnk, tb.White))
+	require.Equal(t, 1, knnk.Longest(tb.White))
 }
 
 func TestKRvKN(t *testing.T) {
@@ -72,7 +61,7 @@ func TestKRvKN(t *testing.T) {
 		t.Skip("solves KRvKN")
 	}
 	// The rook side mates in at most 40 moves (79 plies).
-	require.Equal(t, 79, longest(solve(t, "KRvKN"), tb.White))
+	require.Equal(t, 79, solve(t, "KRvKN").Longest(tb.White))
 }
 
 func longestLoss(table *Table, side tb.Color) int {

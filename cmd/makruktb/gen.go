@@ -39,29 +39,9 @@ atomically: an interrupted run never leaves a file that looks complete.`,
   makruktb gen KRRvKN
   makruktb gen --tables /tmp/tb --threads 2 KRSvKN`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var targets []tb.Material
-			switch {
-			case maxPieces > 0 && len(args) > 0:
-				return errors.New("give either --max-pieces or materials, not both")
-			case maxPieces > 0:
-				if maxPieces > 6 {
-					return fmt.Errorf("--max-pieces %d: at most 6", maxPieces)
-				}
-				for _, m := range tb.Pawnless(maxPieces) {
-					if m.Pieces() > 2 {
-						targets = append(targets, m)
-					}
-				}
-			case len(args) > 0:
-				for _, a := range args {
-					m, err := parseMaterialArg(a)
-					if err != nil {
-						return err
-					}
-					targets = append(targets, m)
-				}
-			default:
-				return errors.New("nothing to generate: give --max-pieces N or materials such as KRvK")
+			targets, err := selectMaterials(maxPieces, args)
+			if err != nil {
+				return err
 			}
 			if threads < 0 {
 				return fmt.Errorf("--threads %d: must be positive", threads)

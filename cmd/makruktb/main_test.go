@@ -73,7 +73,7 @@ func TestStatsJSON(t *testing.T) {
 
 func TestGenErrors(t *testing.T) {
 	_, err := run(t, "gen", "--tables", t.TempDir())
-	require.ErrorContains(t, err, "nothing to generate")
+	require.ErrorContains(t, err, "give --max-pieces N or materials")
 	_, err = run(t, "gen", "--tables", t.TempDir(), "KRPvK")
 	require.ErrorContains(t, err, "pawns")
 	_, err = run(t, "gen", "--tables", t.TempDir(), "KQvK")

@@ -39,6 +39,25 @@ func dtmField(v probe.Value) *int {
 	return &d
 }
 
+// probePosition parses the FEN given as arguments, opens the tables and
+// probes the position. The caller closes the tables.
+func probePosition(dir string, args []string) (tb.Position, *probe.Tables, probe.Value, error) {
+	pos, err := tb.ParseFEN(strings.Join(args, " "))
+	if err != nil {
+		return pos, nil, 0, err
+	}
+	tables, err := probe.Open(tableDir(dir))
+	if err != nil {
+		return pos, nil, 0, err
+	}
+	v, err := tables.Value(&pos)
+	if err != nil {
+		tables.Close()
+		return pos, nil, 0, err
+	}
+	return pos, tables, v, nil
+}
+
 func newProbeCommand() *cobra.Command {
 	var dir string
 	var asJSON bool
@@ -49,19 +68,11 @@ func newProbeCommand() *cobra.Command {
   makruktb probe --json "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pos, err := tb.ParseFEN(strings.Join(args, " "))
-			if err != nil {
-				return err
-			}
-			tables, err := probe.Open(tableDir(dir))
+			pos, tables, v, err := probePosition(dir, args)
 			if err != nil {
 				return err
 			}
 			defer tables.Close()
-			v, err := tables.Value(&pos)
-			if err != nil {
-				return err
-			}
 			moves, err := tables.Moves(&pos)
 			if err != nil {
 				return err
@@ -141,22 +152,14 @@ func newLineCommand() *cobra.Command {
 		Example: `  makruktb line "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pos, err := tb.ParseFEN(strings.Join(args, " "))
-			if err != nil {
-				return err
-			}
 			if every < 1 {
 				return fmt.Errorf("--every %d: must be at least 1", every)
 			}
-			tables, err := probe.Open(tableDir(dir))
+			pos, tables, v, err := probePosition(dir, args)
 			if err != nil {
 				return err
 			}
 			defer tables.Close()
-			v, err := tables.Value(&pos)
-			if err != nil {
-				return err
-			}
 			line, err := tables.Line(&pos)
 			if err != nil {
 				return err

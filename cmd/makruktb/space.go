@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"sync/atomic"
 
@@ -21,24 +20,9 @@ of indices that decode to a legal position for each side to move, and the
 fraction of holes (indices that are not legal positions).`,
 		Example: "  makruktb index KRSvKN\n  makruktb index --max-pieces 4",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var materials []tb.Material
-			switch {
-			case maxPieces > 0:
-				for _, m := range tb.Pawnless(maxPieces) {
-					if m.Pieces() > 2 {
-						materials = append(materials, m)
-					}
-				}
-			case len(args) > 0:
-				for _, a := range args {
-					m, err := parseMaterialArg(a)
-					if err != nil {
-						return err
-					}
-					materials = append(materials, m)
-				}
-			default:
-				return errors.New("give --max-pieces N or materials")
+			materials, err := selectMaterials(maxPieces, args)
+			if err != nil {
+				return err
 			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "| material | king pairs | size per side | legal, white to move | legal, black to move | holes |\n|---|---|---|---|---|---|\n")

@@ -49,6 +49,35 @@ func parseMaterialArg(name string) (tb.Material, error) {
 	return m, nil
 }
 
+// selectMaterials returns the materials named by --max-pieces N (every
+// pawnless table up to N pieces) or by the arguments, canonical.
+func selectMaterials(maxPieces int, args []string) ([]tb.Material, error) {
+	var out []tb.Material
+	switch {
+	case maxPieces > 0 && len(args) > 0:
+		return nil, errors.New("give either --max-pieces or materials, not both")
+	case maxPieces > 6:
+		return nil, fmt.Errorf("--max-pieces %d: at most 6", maxPieces)
+	case maxPieces > 0:
+		for _, m := range tb.Pawnless(maxPieces) {
+			if m.Pieces() > 2 {
+				out = append(out, m)
+			}
+		}
+	case len(args) > 0:
+		for _, a := range args {
+			m, err := parseMaterialArg(a)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, m)
+		}
+	default:
+		return nil, errors.New("give --max-pieces N or materials such as KRvK")
+	}
+	return out, nil
+}
+
 // tablePath returns the DTM file of m in dir.
 func tablePath(dir string, m tb.Material) string {
 	return filepath.Join(dir, probe.FileName(m, probe.DTM))
