@@ -49,6 +49,6 @@ func newRootCommand() (*cobra.Command, func()) {
 		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
 		return nil
 	}
-	root.AddCommand(newGenCommand(), newStatsCommand(), newVerifyCommand(), newProbeCommand(), newLineCommand(), newIndexCommand(), newPerftCommand())
+	root.AddCommand(newGenCommand(), newStatsCommand(), newVerifyCommand(), newProbeCommand(), newCheckCommand(), newLineCommand(), newIndexCommand(), newPerftCommand())
 	return root, func() { stopProfile() }
 }

@@ -21,12 +21,21 @@ type moveJSON struct {
 	Category string `json:"category"`
 }
 
+type countJSON struct {
+	Rules     string `json:"rules"`
+	Kind      string `json:"kind"`
+	Limit     int    `json:"limit"`
+	Ply       int    `json:"ply"`
+	Remaining int    `json:"remaining"`
+}
+
 type probeJSON struct {
 	FEN      string     `json:"fen"`
 	Material string     `json:"material"`
 	WDL      string     `json:"wdl"`
 	DTM      *int       `json:"dtm"`
 	Category string     `json:"category"`
+	Count    countJSON  `json:"count"`
 	Moves    []moveJSON `json:"moves"`
 }
 
@@ -59,7 +68,7 @@ func probePosition(dir string, args []string) (tb.Position, *probe.Tables, probe
 }
 
 func newProbeCommand() *cobra.Command {
-	var dir string
+	var dir, rulesName string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "probe [--json] [--tables DIR] FEN",
@@ -68,6 +77,10 @@ func newProbeCommand() *cobra.Command {
   makruktb probe --json "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			rules, err := tb.LookupRules(rulesName)
+			if err != nil {
+				return err
+			}
 			pos, tables, v, err := probePosition(dir, args)
 			if err != nil {
 				return err
@@ -77,30 +90,55 @@ func newProbeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			judged := judgeMoves(&pos, v, moves, &rules)
 			if asJSON {
-				return writeProbeJSON(cmd.OutOrStdout(), &pos, v, moves)
+				return writeProbeJSON(cmd.OutOrStdout(), &pos, judged, &rules)
 			}
-			writeProbeText(cmd.OutOrStdout(), &pos, v, moves)
+			writeProbeText(cmd.OutOrStdout(), &pos, judged)
 			return nil
 		},
 	}
 	addTablesFlag(cmd, &dir)
+	addRulesFlag(cmd, &rulesName)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (lichess tablebase API conventions)")
 	return cmd
 }
 
-func writeProbeJSON(w io.Writer, pos *tb.Position, v probe.Value, moves []probe.MoveResult) error {
+// judgedProbe is a position and its moves judged under a count.
+type judgedProbe struct {
+	position probe.Judgement
+	moves    []judgedMove
+}
+
+type judgedMove struct {
+	move  tb.Move
+	after probe.Judgement // the position after the move, its side to move's view
+}
+
+func judgeMoves(pos *tb.Position, v probe.Value, moves []probe.MoveResult, r *tb.Rules) judgedProbe {
+	c := r.CountOf(pos)
+	out := judgedProbe{position: probe.Judge(v, c, r)}
+	for _, m := range moves {
+		out.moves = append(out.moves, judgedMove{m.Move, probe.Judge(m.After, probe.NextCount(pos, m.Move, c, r), r)})
+	}
+	return out
+}
+
+func writeProbeJSON(w io.Writer, pos *tb.Position, j judgedProbe, r *tb.Rules) error {
+	v, c := j.position.Value, j.position.Count
 	doc := probeJSON{
 		FEN:      pos.FEN(),
 		Material: tb.MaterialOf(pos).String(),
 		WDL:      v.WDL().String(),
 		DTM:      dtmField(v),
-		Category: v.WDL().String(),
+		Category: string(j.position.Category),
+		Count:    countJSON{Rules: r.Name, Kind: string(c.Kind), Limit: c.Limit, Ply: c.Ply, Remaining: c.Remaining()},
 		Moves:    []moveJSON{},
 	}
-	for _, m := range moves {
+	for _, m := range j.moves {
+		a := m.after.Value
 		doc.Moves = append(doc.Moves, moveJSON{
-			UCI: m.Move.String(), WDL: m.After.WDL().String(), DTM: dtmField(m.After), Category: m.After.WDL().String(),
+			UCI: m.move.String(), WDL: a.WDL().String(), DTM: dtmField(a), Category: string(m.after.Category),
 		})
 	}
 	enc := json.NewEncoder(w)
@@ -121,29 +159,44 @@ func verdict(side tb.Color, v probe.Value) string {
 	return "draw"
 }
 
-func writeProbeText(w io.Writer, pos *tb.Position, v probe.Value, moves []probe.MoveResult) {
-	fmt.Fprintf(w, "%s  %s to move\n%s\n", tb.MaterialOf(pos), pos.Side.Name(), verdict(pos.Side, v))
-	if len(moves) == 0 {
+// moverCategory turns the category of the position after a move into the
+// mover's point of view.
+func moverCategory(c probe.Category) probe.Category {
+	switch c {
+	case probe.CategoryWin:
+		return probe.CategoryLoss
+	case probe.CategoryLoss:
+		return probe.CategoryWin
+	case probe.CategoryCursedWin:
+		return probe.CategoryBlessedLoss
+	case probe.CategoryBlessedLoss:
+		return probe.CategoryCursedWin
+	}
+	return c
+}
+
+func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe) {
+	v := j.position.Value
+	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), verdict(pos.Side, v), j.position.Category)
+	if len(j.moves) == 0 {
 		return
 	}
 	fmt.Fprintln(w)
-	for _, m := range moves {
-		mv := m.ForMover()
+	for _, m := range j.moves {
+		mv := m.after.Value.Negate()
 		var text string
 		switch {
 		case mv.IsWin():
-			text = fmt.Sprintf("win, mate in %d", mv.Moves())
+			text = fmt.Sprintf("mate in %d", mv.Moves())
 		case mv.IsLoss():
-			text = fmt.Sprintf("loss, mated in %d", mv.Moves())
-		default:
-			text = "draw"
+			text = fmt.Sprintf("mated in %d", mv.Moves())
 		}
-		fmt.Fprintf(w, "  %-6s %s\n", m.Move, text)
+		fmt.Fprintf(w, "  %-6s %-13s %s\n", m.move, moverCategory(m.after.Category), text)
 	}
 }
 
 func newLineCommand() *cobra.Command {
-	var dir string
+	var dir, rulesName string
 	var ascii bool
 	var every int
 	cmd := &cobra.Command{
@@ -155,6 +208,10 @@ func newLineCommand() *cobra.Command {
 			if every < 1 {
 				return fmt.Errorf("--every %d: must be at least 1", every)
 			}
+			rules, err := tb.LookupRules(rulesName)
+			if err != nil {
+				return err
+			}
 			pos, tables, v, err := probePosition(dir, args)
 			if err != nil {
 				return err
@@ -165,7 +222,8 @@ func newLineCommand() *cobra.Command {
 				return err
 			}
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "%s\n%s\n\n", pos.FEN(), verdict(pos.Side, v))
+			count := rules.CountOf(&pos)
+			fmt.Fprintf(out, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), verdict(pos.Side, v), probe.Judge(v, count, &rules).Category, rules.Name)
 			writeBoard(out, &pos, ascii)
 			cur := pos
 			for i, m := range line {
@@ -178,7 +236,8 @@ func newLineCommand() *cobra.Command {
 				if cur.Side == tb.Black {
 					number = fmt.Sprintf("%d...", cur.Fullmove)
 				}
-				fmt.Fprintf(out, "%-6s %-6s %s\n", number, m, afterText(next.Side, after))
+				count = probe.NextCount(&cur, m, count, &rules)
+				fmt.Fprintf(out, "%-6s %-6s %-14s %s\n", number, m, afterText(next.Side, after), countText(count))
 				cur = next
 				if (i+1)%every == 0 || i == len(line)-1 {
 					fmt.Fprintln(out)
@@ -189,6 +248,7 @@ func newLineCommand() *cobra.Command {
 		},
 	}
 	addTablesFlag(cmd, &dir)
+	addRulesFlag(cmd, &rulesName)
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw boards with letters instead of Unicode pieces")
 	cmd.Flags().IntVar(&every, "every", 10, "draw the board every N plies")
 	return cmd
@@ -203,6 +263,14 @@ func afterText(side tb.Color, v probe.Value) string {
 		return fmt.Sprintf("DTM %d plies", v.Plies())
 	}
 	return "draw"
+}
+
+// countText shows a running count, e.g. "count 9/16 (pieces)".
+func countText(c tb.Count) string {
+	if c.Kind == tb.NoCountKind {
+		return ""
+	}
+	return fmt.Sprintf("count %d/%d (%s)", c.Ply, c.Limit, c.Kind)
 }
 
 var unicodePieces = [2][tb.NumPieceTypes]string{

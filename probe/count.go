@@ -1,0 +1,84 @@
+package probe
+
+import "github.com/makruktb/makruktb/tb"
+
+// Category is a result under an honour count, from the side to move's point
+// of view, named as the lichess API and Syzygy name them.
+type Category string
+
+const (
+	CategoryWin         Category = "win"
+	CategoryCursedWin   Category = "cursed-win" // mate exists, the count runs out first
+	CategoryDraw        Category = "draw"
+	CategoryBlessedLoss Category = "blessed-loss"
+	CategoryLoss        Category = "loss"
+)
+
+// Judgement is a position's value under a count.
+type Judgement struct {
+	Value    Value
+	Count    tb.Count
+	Category Category
+	// Exact is false when the count is board's honour and the mate does
+	// not fit inside it: whether a capture into a fresh pieces' count still
+	// wins needs the board's-honour (DTB) tables, which are not generated
+	// yet. Category is then the plain DTM result.
+	Exact bool
+}
+
+// Judge returns the category of a position of value v and count c under
+// rules r. Pieces' honour is exact from DTM: the side that mates wins
+// inside the count iff the mating move is made before the count passes
+// its limit (DTM ≤ r.MatingPlies(c)).
+func Judge(v Value, c tb.Count, r *tb.Rules) Judgement {
+	j := Judgement{Value: v, Count: c, Category: plainCategory(v), Exact: true}
+	if !v.IsMate() || c.Kind == tb.NoCountKind {
+		return j
+	}
+	fits := v.Plies() <= r.MatingPlies(c)
+	switch {
+	case fits:
+	case c.Kind == tb.BoardCount:
+		j.Exact = false
+	case v.IsWin():
+		j.Category = CategoryCursedWin
+	default:
+		j.Category = CategoryBlessedLoss
+	}
+	return j
+}
+
+func plainCategory(v Value) Category {
+	switch {
+	case v.IsWin():
+		return CategoryWin
+	case v.IsLoss():
+		return CategoryLoss
+	}
+	return CategoryDraw
+}
+
+// NextCount returns the count after move m is played from p (count c):
+// one ply more, or a fresh pieces' count when the move bares a side (its
+// limit then fixed by the material left). A capture by the bare king
+// neither resets the count nor changes its limit.
+func NextCount(p *tb.Position, m tb.Move, c tb.Count, r *tb.Rules) tb.Count {
+	q := p.Play(m)
+	if c.Kind == tb.BoardCount && p.IsCapture(m) {
+		if _, bare := tb.Bare(tb.MaterialOf(&q)); bare {
+			return r.FreshCount(&q)
+		}
+	}
+	if c.Kind != tb.NoCountKind {
+		c.Ply++
+	}
+	if c.Kind == tb.PiecesCount && !hasPieces(&q) {
+		return tb.Count{Kind: tb.NoCountKind} // KvK
+	}
+	return c
+}
+
+func hasPieces(p *tb.Position) bool {
+	m := tb.MaterialOf(p)
+	return m.SidePieces(tb.White)+m.SidePieces(tb.Black) > 0
+}

@@ -1,0 +1,112 @@
+package probe_test
+
+import (
+	"testing"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/stretchr/testify/require"
+)
+
+// mustFEN parses a FEN known to be valid.
+func mustFEN(t *testing.T, fen string) tb.Position {
+	p, err := tb.ParseFEN(fen)
+	require.NoError(t, err)
+	return p
+}
+
+// TestWorkedCountExamples checks the honour-count arithmetic by hand.
+func TestWorkedCountExamples(t *testing.T) {
+	// KRRvK, bare king to move, fresh count (thai): limit 8 moves = 16
+	// plies, start 2N = 8 (four pieces). The mating move must be made from
+	// count ≤ 16, i.e. within ply 9 from now; the strong side moves on the
+	// even plies from here, so it mates on ply 8 at the latest: 4 moves.
+	krrk := mustFEN(t, "k7/8/8/8/8/2R5/8/1R2K3 b - - 0 1")
+	c := tb.ThaiRules.FreshCount(&krrk)
+	require.Equal(t, tb.Count{Kind: tb.PiecesCount, Limit: 16, Ply: 8}, c)
+	require.Equal(t, 9, tb.ThaiRules.MatingPlies(c))
+	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(8), c, &tb.ThaiRules).Category)       // mated in 4: inside
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(10), c, &tb.ThaiRules).Category) // in 5: too late
+	// Cambodian: limit 7 moves = 14 plies, start 8: mate by ply 7, so 3
+	// moves (plies 2, 4, 6 are the strong side's).
+	c = tb.CambodianRules.FreshCount(&krrk)
+	require.Equal(t, 7, tb.CambodianRules.MatingPlies(c))
+	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(6), c, &tb.CambodianRules).Category)
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(8), c, &tb.CambodianRules).Category)
+
+	// KSvK fresh (thai), bare king to move: limit 44 moves = 88 plies,
+	// start 6 (three pieces): mate by ply 83, the strong side's last
+	// chance is ply 82: 41 moves.
+	ksk := mustFEN(t, "k7/8/8/8/8/8/8/KS6 b - - 0 1")
+	c = tb.ThaiRules.FreshCount(&ksk)
+	require.Equal(t, tb.Count{Kind: tb.PiecesCount, Limit: 88, Ply: 6}, c)
+	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(82), c, &tb.ThaiRules).Category)
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(84), c, &tb.ThaiRules).Category)
+	// With the khon side to move the count started a ply earlier (2N−1 =
+	// 5): mate by ply 84, a win in 83 plies (42 moves) still counts.
+	kskw := mustFEN(t, "k7/8/8/8/8/8/8/KS6 w - - 0 1")
+	c = tb.ThaiRules.FreshCount(&kskw)
+	require.Equal(t, 5, c.Ply)
+	require.Equal(t, probe.CategoryWin, probe.Judge(probe.Win(83), c, &tb.ThaiRules).Category)
+	require.Equal(t, probe.CategoryCursedWin, probe.Judge(probe.Win(85), c, &tb.ThaiRules).Category)
+
+	// ASEAN KRvK: 16 moves from 0, so with the bare king to move a loss in
+	// 32 plies (16 moves) counts and one in 34 does not.
+	krk := mustFEN(t, "k7/8/8/8/8/8/8/KR6 b - - 0 1")
+	c = tb.ASEANRules.FreshCount(&krk)
+	require.Equal(t, tb.Count{Kind: tb.PiecesCount, Limit: 32, Ply: 0}, c)
+	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(32), c, &tb.ASEANRules).Category)
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(34), c, &tb.ASEANRules).Category)
+	// ASEAN has no count for mets: plain DTM.
+	kmk := mustFEN(t, "k7/8/8/8/8/8/8/KMM5 b - - 0 1")
+	require.Equal(t, tb.NoCountKind, tb.ASEANRules.FreshCount(&kmk).Kind)
+
+	// A FEN's running count wins over a fresh one.
+	running := mustFEN(t, "k7/8/8/8/8/2R5/8/1R2K3 b - 16 14 1")
+	c = tb.ThaiRules.CountOf(&running)
+	require.Equal(t, 2, c.Remaining())
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(4), c, &tb.ThaiRules).Category)
+	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(2), c, &tb.ThaiRules).Category)
+}
+
+func TestRulesFiles(t *testing.T) {
+	r, err := tb.ParseRules([]byte(`{"name":"strong-offset","pieces":[{"piece":"R","at_least":1,"plies":32},{"plies":128}],"start":"strong","draw_at_limit":true}`))
+	require.NoError(t, err)
+	krk := mustFEN(t, "k7/8/8/8/8/8/8/KR6 b - - 0 1")
+	c := r.FreshCount(&krk)
+	require.Equal(t, tb.Count{Kind: tb.PiecesCount, Limit: 32, Ply: 4}, c) // K + R = 2 pieces
+	require.Equal(t, 28, r.MatingPlies(c))
+	for _, bad := range []string{
+		`{"pieces":[]}`,
+		`{"name":"x","start":"half"}`,
+		`{"name":"x","start":"all","pieces":[{"piece":"Q","at_least":1,"plies":10}]}`,
+		`{"name":"x","start":"all","pieces":[{"piece":"R","at_least":1,"plies":0}]}`,
+		`{"name":"x","unknown":1}`,
+		`not json`,
+	} {
+		_, err := tb.ParseRules([]byte(bad))
+		require.Error(t, err, bad)
+	}
+	_, err = tb.LookupRules("thai")
+	require.NoError(t, err)
+	_, err = tb.LookupRules("chess")
+	require.ErrorContains(t, err, "not a profile")
+}
+
+func TestNextCount(t *testing.T) {
+	// Board's honour: a capture that bares the opponent starts a fresh
+	// pieces' count with the new material's limit.
+	p := mustFEN(t, "k7/8/8/8/8/8/1n6/KR6 w - 128 40 30") // KRvKN: Rb1xb2 bares Black
+	m, ok := p.ParseMove("b1b2")
+	require.True(t, ok)
+	c := tb.ThaiRules.CountOf(&p)
+	require.Equal(t, tb.BoardCount, c.Kind)
+	next := probe.NextCount(&p, m, c, &tb.ThaiRules)
+	require.Equal(t, tb.Count{Kind: tb.PiecesCount, Limit: 32, Ply: 6}, next)
+	// Pieces' honour: a move advances the count by one ply.
+	q := mustFEN(t, "k7/8/8/8/8/2R5/8/1R2K3 b - 16 8 1")
+	m, ok = q.ParseMove("a8a7")
+	require.True(t, ok)
+	next = probe.NextCount(&q, m, tb.ThaiRules.CountOf(&q), &tb.ThaiRules)
+	require.Equal(t, 9, next.Ply)
+}
