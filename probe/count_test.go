@@ -25,7 +25,7 @@ func TestWorkedCountExamples(t *testing.T) {
 	c := tb.ThaiRules.FreshCount(&krrk)
 	require.Equal(t, tb.Count{Kind: tb.PiecesCount, Limit: 16, Ply: 8}, c)
 	require.Equal(t, 9, tb.ThaiRules.MatingPlies(c))
-	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(8), c, &tb.ThaiRules).Category)       // mated in 4: inside
+	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(8), c, &tb.ThaiRules).Category)         // mated in 4: inside
 	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(10), c, &tb.ThaiRules).Category) // in 5: too late
 	// Cambodian: limit 7 moves = 14 plies, start 8: mate by ply 7, so 3
 	// moves (plies 2, 4, 6 are the strong side's).

@@ -98,7 +98,7 @@ func TestProbeAndLine(t *testing.T) {
 	out, err = run(t, "line", "--ascii", "--tables", dir, fen)
 	require.NoError(t, err)
 	require.Contains(t, out, "checkmate")
-	require.Equal(t, 31, strings.Count(out, " plies\n")+strings.Count(out, "checkmate\n"))
+	require.Equal(t, 31, strings.Count(out, "DTM ")+strings.Count(out, "checkmate "))
 	_, err = run(t, "probe", "--tables", dir, "k7/8/8/8/8/8/8/KNN5 w")
 	require.ErrorContains(t, err, "table KNNvK not found")
 	_, err = run(t, "probe", "--tables", dir, "k7/8/8/8/4P3/8/8/KR6 w")
