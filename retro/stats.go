@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -41,6 +42,48 @@ type Stats struct {
 	Material string               `json:"material"`
 	Sides    map[string]SideStats `json:"sides"` // "w", "b"
 	Longest  []LongestWin         `json:"longest"`
+	// Count classifies the positions under each rule profile with a fresh
+	// count: profile name → side → counts.
+	Count map[string]map[string]CountStats `json:"count"`
+}
+
+// CountStats counts positions by category under a fresh honour count, from
+// the side to move's point of view. Unknown counts the wins and losses of
+// board's honour whose mate does not fit the count: deciding them needs
+// the board's-honour (DTB) tables.
+type CountStats struct {
+	Win         uint64 `json:"win"`
+	CursedWin   uint64 `json:"cursed_win"`
+	Draw        uint64 `json:"draw"`
+	BlessedLoss uint64 `json:"blessed_loss"`
+	Loss        uint64 `json:"loss"`
+	Unknown     uint64 `json:"unknown"`
+}
+
+// countStats classifies one side's histogram under rules r.
+func countStats(s SideStats, m tb.Material, side tb.Color, r *tb.Rules) CountStats {
+	c := r.FreshCountFor(m, side)
+	cs := CountStats{Draw: s.Draw}
+	add := func(h map[int]uint64) {
+		for d, n := range h {
+			v := probe.Mate(d)
+			switch j := probe.Judge(v, c, r); {
+			case !j.Exact:
+				cs.Unknown += n
+			case j.Category == probe.CategoryWin:
+				cs.Win += n
+			case j.Category == probe.CategoryCursedWin:
+				cs.CursedWin += n
+			case j.Category == probe.CategoryLoss:
+				cs.Loss += n
+			default:
+				cs.BlessedLoss += n
+			}
+		}
+	}
+	add(s.Win)
+	add(s.Loss)
+	return cs
 }
 
 // longestPerSide is how many longest wins Stats lists per side to move.
@@ -57,17 +100,12 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 	}
 	parts := make([][2]partial, 2*space.KingPairs())
 	g := &generator{space: space, opts: opts}
-	per := space.PerKingPair()
 	err := g.parallel(ctx, "stats", 0, func(side tb.Color, k int) {
 		pt := &parts[k][side]
 		pt.side = SideStats{Win: map[int]uint64{}, Loss: map[int]uint64{}}
 		pt.best = -1
-		for i := uint64(k) * per; i < uint64(k+1)*per; i++ {
-			p, ok := space.Position(i, side)
-			if !ok {
-				continue
-			}
-			n := uint64(space.Multiplicity(&p))
+		space.Walk(k, side, func(i uint64, p *tb.Position) {
+			n := uint64(space.Multiplicity(p))
 			v := table.Values[side][i]
 			pt.side.Legal += n
 			switch {
@@ -84,7 +122,7 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 			default:
 				pt.side.Draw += n
 			}
-		}
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -117,6 +155,13 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 			st.Longest = append(st.Longest, LongestWin{FEN: p.FEN(), DTM: best})
 		}
 		st.Sides[side.String()] = total
+	}
+	st.Count = map[string]map[string]CountStats{}
+	for _, r := range tb.BuiltinRules() {
+		st.Count[r.Name] = map[string]CountStats{}
+		for side := tb.White; side <= tb.Black; side++ {
+			st.Count[r.Name][side.String()] = countStats(st.Sides[side.String()], space.Material(), side, &r)
+		}
 	}
 	return st, nil
 }

@@ -176,8 +176,11 @@ func Bare(m Material) (Color, bool) {
 // FreshCount returns the count that starts in a pawnless position p (as a
 // FEN with "-" in the count field is judged): pieces' honour when one side
 // is bare, board's honour when both have pieces, none otherwise.
-func (r *Rules) FreshCount(p *Position) Count {
-	m := MaterialOf(p)
+func (r *Rules) FreshCount(p *Position) Count { return r.FreshCountFor(MaterialOf(p), p.Side) }
+
+// FreshCountFor is FreshCount for any position of material m with the given
+// side to move (the count depends on nothing else).
+func (r *Rules) FreshCountFor(m Material, side Color) Count {
 	if bare, ok := Bare(m); ok {
 		limit := r.PiecesLimitFor(m, bare)
 		if limit == 0 {
@@ -190,7 +193,7 @@ func (r *Rules) FreshCount(p *Position) Count {
 		case "strong":
 			start = 2 * (1 + m.SidePieces(bare.Other()))
 		}
-		if start > 0 && p.Side != bare {
+		if start > 0 && side != bare {
 			start-- // the strong side moves first: the count began a ply earlier
 		}
 		return Count{Kind: PiecesCount, Limit: limit, Ply: start}

@@ -104,3 +104,22 @@ func TestProbeAndLine(t *testing.T) {
 	_, err = run(t, "probe", "--tables", dir, "k7/8/8/8/4P3/8/8/KR6 w")
 	require.ErrorContains(t, err, "pawns")
 }
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	// The longest KRvK mate (16 moves) does not fit the thai rook count
+	// once the offset of 2N is taken: 16 moves from ply 5.
+	out, err := run(t, "check", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+	require.NoError(t, err)
+	require.Equal(t, "White wins: mate in 16 moves (31 plies); pieces' honour, limit 16 moves, count at ply 5 → 27 plies left (thai rules) → DRAW by the count (cursed-win)\n", out)
+	out, err = run(t, "check", "--rules", "none", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+	require.NoError(t, err)
+	require.Contains(t, out, "no count runs (none rules) → WIN")
+	out, err = run(t, "check", "--rules", "asean", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+	require.NoError(t, err)
+	require.Contains(t, out, "White WINS within the count")
+	_, err = run(t, "check", "--rules", "chess", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+	require.ErrorContains(t, err, "not a profile")
+}

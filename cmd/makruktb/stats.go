@@ -81,6 +81,13 @@ func printStats(w io.Writer, st *retro.Stats) {
 	for _, n := range moves {
 		fmt.Fprintf(w, "%15d  %15d %15d %15d %15d\n", n, hs[0][n], hs[1][n], hs[2][n], hs[3][n])
 	}
+	fmt.Fprintf(w, "\nunder a fresh honour count   %12s %12s %12s %12s %12s %12s\n", "win", "cursed-win", "draw", "blessed-loss", "loss", "needs DTB")
+	for _, r := range []string{"thai", "cambodian", "asean", "none"} {
+		for _, side := range []string{"w", "b"} {
+			c := st.Count[r][side]
+			fmt.Fprintf(w, "  %-10s %s to move      %12d %12d %12d %12d %12d %12d\n", r, side, c.Win, c.CursedWin, c.Draw, c.BlessedLoss, c.Loss, c.Unknown)
+		}
+	}
 	if len(st.Longest) > 0 {
 		fmt.Fprintln(w, "\nlongest wins:")
 		for _, l := range st.Longest {
