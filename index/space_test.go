@@ -60,10 +60,16 @@ func isImage(s *Space, p, q *tb.Position) bool {
 // whose decoded position is one of its symmetric images.
 func checkFullBoard(t *testing.T, s *Space, p *tb.Position) {
 	i, ok := s.Index(p)
-	require.True(t, ok, p.FEN())
+	if !ok {
+		t.Fatalf("%s: no index", p.FEN())
+	}
 	q, ok := s.Position(i, p.Side)
-	require.True(t, ok, "%s: index %d is a hole", p.FEN(), i)
-	require.True(t, isImage(s, p, &q), "%s indexes to %d which decodes to %s", p.FEN(), i, q.FEN())
+	if !ok {
+		t.Fatalf("%s: index %d is a hole", p.FEN(), i)
+	}
+	if !isImage(s, p, &q) {
+		t.Fatalf("%s indexes to %d which decodes to %s", p.FEN(), i, q.FEN())
+	}
 }
 
 // TestFullBoardExhaustive places the pieces of every 3-piece material on
@@ -99,6 +105,50 @@ func TestFullBoardExhaustive(t *testing.T) {
 			}
 		}
 		require.Positive(t, legal)
+	}
+}
+
+// TestFullBoardExhaustive4 places the pieces of two 4-piece materials (one
+// with a khon, one with a like-piece pair) on every square combination.
+func TestFullBoardExhaustive4(t *testing.T) {
+	for _, name := range []string{"KRvKS", "KRRvK"} {
+		s, err := New(tb.MustParseMaterial(name))
+		require.NoError(t, err)
+		var pieces []Group
+		for _, g := range s.Groups() {
+			for range g.Count {
+				pieces = append(pieces, g)
+			}
+		}
+		legal := 0
+		for w := tb.Square(0); w < 64; w++ {
+			for b := tb.Square(0); b < 64; b++ {
+				if !kingsApart(w, b) {
+					continue
+				}
+				for x := tb.Square(0); x < 64; x++ {
+					for y := tb.Square(0); y < 64; y++ {
+						var p tb.Position
+						p.Put(tb.White, tb.King, w)
+						p.Put(tb.Black, tb.King, b)
+						p.AddPieces(pieces[0].Color, pieces[0].Type, x.Bitboard())
+						p.AddPieces(pieces[1].Color, pieces[1].Type, y.Bitboard())
+						if p.Occupied().Count() != 4 {
+							continue
+						}
+						for side := tb.White; side <= tb.Black; side++ {
+							p.Side = side
+							if p.InCheck(side.Other()) {
+								continue
+							}
+							legal++
+							checkFullBoard(t, s, &p)
+						}
+					}
+				}
+			}
+		}
+		require.Positive(t, legal, name)
 	}
 }
 
