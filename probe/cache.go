@@ -11,8 +11,8 @@ type blockKey struct {
 	block int
 }
 
-// blockCache is a least-recently-used cache of decompressed blocks,
-// bounded in bytes of values held. Safe for concurrent use.
+// blockCache is a least-recently-used cache of decompressed blocks (their
+// raw bytes), bounded in bytes held. Safe for concurrent use.
 type blockCache struct {
 	mu    sync.Mutex
 	limit int64
@@ -22,15 +22,15 @@ type blockCache struct {
 }
 
 type cacheEntry struct {
-	key  blockKey
-	vals []Value
+	key blockKey
+	raw []byte
 }
 
 func newBlockCache(limit int64) *blockCache {
 	return &blockCache{limit: limit, order: list.New(), items: map[blockKey]*list.Element{}}
 }
 
-func (c *blockCache) get(k blockKey) ([]Value, bool) {
+func (c *blockCache) get(k blockKey) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.items[k]
@@ -38,27 +38,27 @@ func (c *blockCache) get(k blockKey) ([]Value, bool) {
 		return nil, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*cacheEntry).vals, true
+	return e.Value.(*cacheEntry).raw, true
 }
 
-func (c *blockCache) put(k blockKey, vals []Value) {
+func (c *blockCache) put(k blockKey, raw []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.items[k]; ok {
 		return
 	}
-	c.items[k] = c.order.PushFront(&cacheEntry{key: k, vals: vals})
-	c.used += int64(2 * len(vals))
+	c.items[k] = c.order.PushFront(&cacheEntry{key: k, raw: raw})
+	c.used += int64(len(raw))
 	for c.used > c.limit && c.order.Len() > 1 {
 		old := c.order.Back()
 		entry := old.Value.(*cacheEntry)
 		c.order.Remove(old)
 		delete(c.items, entry.key)
-		c.used -= int64(2 * len(entry.vals))
+		c.used -= int64(len(entry.raw))
 	}
 }
 
-// bytes returns the memory held by cached values.
+// bytes returns the memory held by cached blocks.
 func (c *blockCache) bytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()

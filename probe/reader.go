@@ -195,6 +195,27 @@ func (t *File) blockLen(k int) int {
 
 // Block returns the decompressed values of block k (White's blocks first).
 func (t *File) Block(k int) ([]Value, error) {
+	raw, err := t.rawBlock(k)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]Value, len(raw)/t.Header.Width)
+	for i := range vals {
+		vals[i] = t.valueAt(raw, i)
+	}
+	return vals, nil
+}
+
+// valueAt reads value i of a decompressed block.
+func (t *File) valueAt(raw []byte, i int) Value {
+	if t.Header.Width == 1 {
+		return Value(raw[i])
+	}
+	return Value(binary.LittleEndian.Uint16(raw[2*i:]))
+}
+
+// rawBlock returns the decompressed bytes of block k.
+func (t *File) rawBlock(k int) ([]byte, error) {
 	h := &t.Header
 	if k < 0 || k >= h.Blocks {
 		return nil, fmt.Errorf("%s: block %d out of range", t.name, k)
@@ -212,15 +233,7 @@ func (t *File) Block(k int) ([]Value, error) {
 	if len(raw) != want*h.Width {
 		return nil, t.corrupt(t.dataStart+int64(lo), "block %d holds %d bytes, expected %d", k, len(raw), want*h.Width)
 	}
-	vals := make([]Value, want)
-	for i := range vals {
-		if h.Width == 1 {
-			vals[i] = Value(raw[i])
-		} else {
-			vals[i] = Value(binary.LittleEndian.Uint16(raw[2*i:]))
-		}
-	}
-	return vals, nil
+	return raw, nil
 }
 
 // BlockOf returns the block holding the value of index i for side.

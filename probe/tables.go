@@ -147,15 +147,15 @@ func (t *Tables) file(m tb.Material) (*File, error) {
 func (t *Tables) lookup(f *File, side tb.Color, i uint64) (Value, error) {
 	b, off := f.BlockOf(side, i)
 	key := blockKey{f, b}
-	vals, ok := t.cache.get(key)
+	raw, ok := t.cache.get(key)
 	if !ok {
 		var err error
-		if vals, err = f.Block(b); err != nil {
+		if raw, err = f.rawBlock(b); err != nil {
 			return 0, err
 		}
-		t.cache.put(key, vals)
+		t.cache.put(key, raw)
 	}
-	return vals[off], nil
+	return f.valueAt(raw, off), nil
 }
 
 // Value returns the DTM value of a legal pawnless position, from the side
