@@ -25,17 +25,13 @@ means the count starts now.`,
   makruktb check --rules cambodian "k7/8/8/8/8/2R5/8/1R2K3 b - - 0 1"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rules, err := tb.LookupRules(rulesName)
+			pr, err := probePosition(dir, rulesName, args)
 			if err != nil {
 				return err
 			}
-			pos, tables, v, err := probePosition(dir, args)
-			if err != nil {
-				return err
-			}
-			defer tables.Close()
-			j := probe.Judge(v, rules.CountOf(&pos), &rules)
-			writeVerdict(cmd.OutOrStdout(), &pos, j, &rules)
+			defer pr.tables.Close()
+			j := probe.Judge(pr.value, pr.rules.CountOf(&pr.pos), &pr.rules)
+			writeVerdict(cmd.OutOrStdout(), &pr.pos, j, &pr.rules)
 			return nil
 		},
 	}

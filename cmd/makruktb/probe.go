@@ -48,23 +48,36 @@ func dtmField(v probe.Value) *int {
 	return &d
 }
 
-// probePosition parses the FEN given as arguments, opens the tables and
-// probes the position. The caller closes the tables.
-func probePosition(dir string, args []string) (tb.Position, *probe.Tables, probe.Value, error) {
+// probed is a position given on the command line, probed in its tables
+// under the chosen rules. The caller closes tables.
+type probed struct {
+	pos    tb.Position
+	tables *probe.Tables
+	rules  tb.Rules
+	value  probe.Value
+}
+
+// probePosition looks up the rules, parses the FEN given as arguments,
+// opens the tables and probes the position.
+func probePosition(dir, rulesName string, args []string) (*probed, error) {
+	rules, err := tb.LookupRules(rulesName)
+	if err != nil {
+		return nil, err
+	}
 	pos, err := tb.ParseFEN(strings.Join(args, " "))
 	if err != nil {
-		return pos, nil, 0, err
+		return nil, err
 	}
 	tables, err := probe.Open(tableDir(dir))
 	if err != nil {
-		return pos, nil, 0, err
+		return nil, err
 	}
 	v, err := tables.Value(&pos)
 	if err != nil {
 		tables.Close()
-		return pos, nil, 0, err
+		return nil, err
 	}
-	return pos, tables, v, nil
+	return &probed{pos: pos, tables: tables, rules: rules, value: v}, nil
 }
 
 func newProbeCommand() *cobra.Command {
@@ -77,24 +90,20 @@ func newProbeCommand() *cobra.Command {
   makruktb probe --json "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rules, err := tb.LookupRules(rulesName)
+			pr, err := probePosition(dir, rulesName, args)
 			if err != nil {
 				return err
 			}
-			pos, tables, v, err := probePosition(dir, args)
+			defer pr.tables.Close()
+			moves, err := pr.tables.Moves(&pr.pos)
 			if err != nil {
 				return err
 			}
-			defer tables.Close()
-			moves, err := tables.Moves(&pos)
-			if err != nil {
-				return err
-			}
-			judged := judgeMoves(&pos, v, moves, &rules)
+			judged := judgeMoves(&pr.pos, pr.value, moves, &pr.rules)
 			if asJSON {
-				return writeProbeJSON(cmd.OutOrStdout(), &pos, judged, &rules)
+				return writeProbeJSON(cmd.OutOrStdout(), &pr.pos, judged, &pr.rules)
 			}
-			writeProbeText(cmd.OutOrStdout(), &pos, judged)
+			writeProbeText(cmd.OutOrStdout(), &pr.pos, judged)
 			return nil
 		},
 	}
@@ -208,15 +217,12 @@ func newLineCommand() *cobra.Command {
 			if every < 1 {
 				return fmt.Errorf("--every %d: must be at least 1", every)
 			}
-			rules, err := tb.LookupRules(rulesName)
+			pr, err := probePosition(dir, rulesName, args)
 			if err != nil {
 				return err
 			}
-			pos, tables, v, err := probePosition(dir, args)
-			if err != nil {
-				return err
-			}
-			defer tables.Close()
+			defer pr.tables.Close()
+			pos, tables, rules, v := pr.pos, pr.tables, pr.rules, pr.value
 			line, err := tables.Line(&pos)
 			if err != nil {
 				return err
