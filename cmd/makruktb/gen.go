@@ -141,6 +141,11 @@ func generateOne(ctx context.Context, out io.Writer, dir string, m tb.Material, 
 		return err
 	}
 	row := summarise(table, info.Size(), time.Since(start), genTime)
+	st, err := retro.ComputeStats(ctx, table, retro.Options{Threads: threads})
+	if err != nil {
+		return err
+	}
+	row.countDraws = countDrawShare(st)
 	fmt.Fprintln(out, row.line())
 	if err := updateTableList(dir, row); err != nil {
 		return err
@@ -169,6 +174,7 @@ type summary struct {
 	longestW, longstB int    // plies, -1 if none
 	bytes             int64
 	total, gen        time.Duration
+	countDraws        string // share of wins drawn by a fresh thai count
 }
 
 func summarise(t *retro.Table, bytes int64, total, gen time.Duration) summary {
@@ -198,8 +204,8 @@ func movesText(plies int) string {
 }
 
 func (s summary) line() string {
-	return fmt.Sprintf("%-8s %8.1fs  %13d positions  longest mate %3s moves (white to move) %3s (black)  %10s  %.3f bits/position",
-		s.material, s.total.Seconds(), s.legal, movesText(s.longestW), movesText(s.longstB), humanBytes(s.bytes), s.bitsPerPosition())
+	return fmt.Sprintf("%-8s %8.1fs  %13d positions  longest mate %3s moves (white to move) %3s (black)  %10s  %.3f bits/position  thai count-draws %s",
+		s.material, s.total.Seconds(), s.legal, movesText(s.longestW), movesText(s.longstB), humanBytes(s.bytes), s.bitsPerPosition(), s.countDraws)
 }
 
 func humanBytes(n int64) string {
@@ -222,18 +228,58 @@ const tableListHeader = `# Tables
 Written by ` + "`makruktb gen`" + `, one row per table as last generated (2-core machine).
 Positions: legal canonical positions, both sides to move. Longest: longest
 mate in moves for the side to move that wins, White (first-named side) / Black.
+Thai count-draws: of all wins (full board, both sides to move), the share
+that a fresh thai count turns into draws (cursed wins); "+N% DTB" is the
+share of board's-honour wins whose mate does not fit the count, which only
+the board's-honour (DTB) tables can decide.
 
-| material | pieces | index per side | positions | longest w/b | file bytes | bits/position | time (s) |
-|---|---|---|---|---|---|---|---|
+| material | pieces | index per side | positions | longest w/b | file bytes | bits/position | time (s) | thai count-draws |
+|---|---|---|---|---|---|---|---|---|
 `
 
 func (s summary) row() string {
-	return fmt.Sprintf("| %s | %d | %d | %d | %s/%s | %d | %.3f | %.1f |",
-		s.material, s.pieces, s.perSide, s.legal, movesText(s.longestW), movesText(s.longstB), s.bytes, s.bitsPerPosition(), s.total.Seconds())
+	return fmt.Sprintf("| %s | %d | %d | %d | %s/%s | %d | %.3f | %.1f | %s |",
+		s.material, s.pieces, s.perSide, s.legal, movesText(s.longestW), movesText(s.longstB), s.bytes, s.bitsPerPosition(), s.total.Seconds(), s.countDraws)
+}
+
+// countDrawShare describes the share of wins that a fresh thai count
+// draws, from a table's statistics.
+func countDrawShare(st *retro.Stats) string {
+	var wins, cursed, unknown uint64
+	for _, side := range []string{"w", "b"} {
+		c := st.Count[tb.ThaiRules.Name][side]
+		wins += c.Win + c.CursedWin + c.Loss + c.BlessedLoss + c.Unknown
+		cursed += c.CursedWin + c.BlessedLoss
+		unknown += c.Unknown
+	}
+	if wins == 0 {
+		return "no wins"
+	}
+	text := fmt.Sprintf("%.1f%%", 100*float64(cursed)/float64(wins))
+	if unknown > 0 {
+		text += fmt.Sprintf(" +%.1f%% DTB", 100*float64(unknown)/float64(wins))
+	}
+	return text
+}
+
+// setCountDraws puts the count-draw cell into an existing row of tables.md.
+func setCountDraws(row, text string) string {
+	cells := strings.Split(strings.Trim(row, "|"), "|")
+	if len(cells) < 9 {
+		cells = append(cells, "")
+	}
+	cells[8] = " " + text + " "
+	return "|" + strings.Join(cells[:9], "|") + "|"
 }
 
 // updateTableList replaces or adds the row of s in tables.md.
 func updateTableList(dir string, s summary) error {
+	return editTableList(dir, func(rows map[string]string) { rows[s.material] = s.row() })
+}
+
+// editTableList rewrites tables.md after edit has changed its rows (keyed
+// by material), sorted by piece count and name.
+func editTableList(dir string, edit func(rows map[string]string)) error {
 	path := filepath.Join(dir, tableListFile)
 	rows := map[string]string{}
 	old, err := os.ReadFile(path)
@@ -246,7 +292,7 @@ func updateTableList(dir string, s summary) error {
 			rows[strings.TrimSpace(cells[1])] = line
 		}
 	}
-	rows[s.material] = s.row()
+	edit(rows)
 	names := make([]string, 0, len(rows))
 	for n := range rows {
 		names = append(names, n)

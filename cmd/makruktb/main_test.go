@@ -105,6 +105,20 @@ func TestProbeAndLine(t *testing.T) {
 	require.ErrorContains(t, err, "pawns")
 }
 
+func TestTableListCountDraws(t *testing.T) {
+	dir := t.TempDir()
+	out, err := run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	require.Contains(t, out, "thai count-draws 16.7%")
+	list, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	require.NoError(t, err)
+	require.Contains(t, string(list), "| KRvK | 3 | 29568 | 50015 | 16/- |")
+	require.Contains(t, string(list), "| 16.7% |")
+	out, err = run(t, "stats", "--update-list", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	require.Equal(t, "KRvK     thai count-draws 16.7%\n", out)
+}
+
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
 	_, err := run(t, "gen", "--tables", dir, "KRvK")

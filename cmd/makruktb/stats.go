@@ -7,21 +7,27 @@ import (
 	"sort"
 
 	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
 	"github.com/spf13/cobra"
 )
 
 func newStatsCommand() *cobra.Command {
 	var dir string
-	var asJSON bool
+	var asJSON, updateList bool
 	cmd := &cobra.Command{
 		Use:   "stats [--json] [--tables DIR] MATERIAL",
 		Short: "Count a table's wins, draws and losses over the full board",
 		Long: `Count the positions of a table over the full board — every legal placement
 once, as if no symmetry were used — per side to move, with the histogram of
 mate distances and the longest wins. White is the first-named side.`,
-		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN",
-		Args:    cobra.ExactArgs(1),
+		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN\n  makruktb stats --update-list",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if updateList {
+				return updateCountDraws(cmd, tableDir(dir), args)
+			}
+			if len(args) != 1 {
+				return fmt.Errorf("give one material, e.g. KRvK")
+			}
 			m, err := parseMaterialArg(args[0])
 			if err != nil {
 				return err
@@ -46,7 +52,44 @@ mate distances and the longest wins. White is the first-named side.`,
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&updateList, "update-list", false, "fill the thai count-draw column of tables.md for the given tables (default: all)")
 	return cmd
+}
+
+// updateCountDraws computes the count-draw share of tables and writes it
+// into tables.md.
+func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
+	var materials []tb.Material
+	var err error
+	if len(args) == 0 {
+		materials, err = tablesInDir(dir)
+	} else {
+		materials, err = selectMaterials(0, args)
+	}
+	if err != nil {
+		return err
+	}
+	for _, m := range materials {
+		table, err := loadTable(dir, m)
+		if err != nil {
+			return err
+		}
+		st, err := retro.ComputeStats(cmd.Context(), table, retro.Options{})
+		if err != nil {
+			return err
+		}
+		share := countDrawShare(st)
+		err = editTableList(dir, func(rows map[string]string) {
+			if row, ok := rows[m.String()]; ok {
+				rows[m.String()] = setCountDraws(row, share)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "%-8s thai count-draws %s\n", m, share)
+	}
+	return nil
 }
 
 func printStats(w io.Writer, st *retro.Stats) {

@@ -78,6 +78,27 @@ func selectMaterials(maxPieces int, args []string) ([]tb.Material, error) {
 	return out, nil
 }
 
+// tablesInDir lists the materials of the DTM tables in dir.
+func tablesInDir(dir string) ([]tb.Material, error) {
+	found, err := filepath.Glob(filepath.Join(dir, "*"+probe.DTM.Extension()))
+	if err != nil {
+		return nil, err
+	}
+	var out []tb.Material
+	for _, f := range found {
+		name := strings.TrimSuffix(filepath.Base(f), probe.DTM.Extension())
+		m, err := parseMaterialArg(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		out = append(out, m)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no tables in %s", dir)
+	}
+	return out, nil
+}
+
 // tablePath returns the DTM file of m in dir.
 func tablePath(dir string, m tb.Material) string {
 	return filepath.Join(dir, probe.FileName(m, probe.DTM))

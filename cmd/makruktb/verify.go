@@ -35,21 +35,11 @@ checked. Exits non-zero on any mismatch, naming the position.`,
 				materials = append(materials, m)
 			}
 			if len(args) == 0 {
-				found, err := filepath.Glob(filepath.Join(dir, "*"+probe.DTM.Extension()))
+				found, err := tablesInDir(dir)
 				if err != nil {
 					return err
 				}
-				for _, f := range found {
-					name := filepath.Base(f)
-					m, err := parseMaterialArg(name[:len(name)-len(probe.DTM.Extension())])
-					if err != nil {
-						return fmt.Errorf("%s: %w", f, err)
-					}
-					materials = append(materials, m)
-				}
-				if len(materials) == 0 {
-					return fmt.Errorf("no tables in %s", dir)
-				}
+				materials = found
 			}
 			sums, err := readChecksums(dir)
 			if err != nil {
