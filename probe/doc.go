@@ -1,5 +1,23 @@
-// Package probe owns the table file format: the writer used by the
-// generator and the reader used for lookups.
+// Package probe owns the table file format — the writer used by the
+// generator and the reader — and the probing API used by engines and tools.
+//
+// # Probing
+//
+//	tables, err := probe.Open("data") // or "" for $MAKRUKTB_PATH, else ./data
+//	pos, err := tb.ParseFEN("8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+//	v, err := tables.Value(&pos)      // Win(31): White mates in 31 plies
+//	moves, err := tables.Moves(&pos)  // every legal move, best first
+//	line, err := tables.Line(&pos)    // an optimal line to mate
+//
+// A position is looked up in the table of its canonical material (colours
+// swapped when needed, see index.Canonical); the file is opened on first
+// use and the block holding the value is decompressed into a bounded LRU
+// cache shared by all tables. Tables is safe for concurrent use. Errors are
+// typed: *MissingError (no table for the material), *PositionError (pawns,
+// too many pieces, illegal position), *CorruptError (naming the file and
+// offset; a damaged block never yields a value). Under Makruk's honour
+// counts, Judge and NextCount (count.go) turn a Value and a tb.Count into
+// the categories win, cursed-win, draw, blessed-loss and loss.
 //
 // # File format, version 1
 //
