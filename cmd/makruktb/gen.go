@@ -126,7 +126,6 @@ func generateOne(ctx context.Context, out io.Writer, dir string, m tb.Material, 
 	if err != nil {
 		return fmt.Errorf("generate %s: %w", m, err)
 	}
-	genTime := time.Since(start)
 	path := tablePath(dir, m)
 	if err := probe.WriteFile(path, table.Space, probe.DTM, "", table.Values); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -140,7 +139,7 @@ func generateOne(ctx context.Context, out io.Writer, dir string, m tb.Material, 
 	if err != nil {
 		return err
 	}
-	row := summarise(table, info.Size(), time.Since(start), genTime)
+	row := summarise(table, info.Size(), time.Since(start))
 	st, err := retro.ComputeStats(ctx, table, retro.Options{Threads: threads})
 	if err != nil {
 		return err
@@ -173,11 +172,11 @@ type summary struct {
 	legal             uint64 // legal canonical positions, both sides
 	longestW, longstB int    // plies, -1 if none
 	bytes             int64
-	total, gen        time.Duration
+	total             time.Duration // generation and writing
 	countDraws        string // share of wins drawn by a fresh thai count
 }
 
-func summarise(t *retro.Table, bytes int64, total, gen time.Duration) summary {
+func summarise(t *retro.Table, bytes int64, total time.Duration) summary {
 	var legal uint64
 	for side := range t.Values {
 		for _, v := range t.Values[side] {
@@ -190,7 +189,7 @@ func summarise(t *retro.Table, bytes int64, total, gen time.Duration) summary {
 		material: t.Material().String(), pieces: t.Material().Pieces(),
 		perSide: t.Space.Size(), legal: legal,
 		longestW: t.Longest(tb.White), longstB: t.Longest(tb.Black),
-		bytes: bytes, total: total, gen: gen,
+		bytes: bytes, total: total,
 	}
 }
 
