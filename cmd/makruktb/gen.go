@@ -173,7 +173,7 @@ type summary struct {
 	longestW, longstB int    // plies, -1 if none
 	bytes             int64
 	total             time.Duration // generation and writing
-	countDraws        string // share of wins drawn by a fresh thai count
+	countDraws        string        // share of wins drawn by a fresh thai count
 }
 
 func summarise(t *retro.Table, bytes int64, total time.Duration) summary {
