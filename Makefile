@@ -6,18 +6,44 @@ THREADS     ?= 2
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BIN         := build/makruktb
 
-.PHONY: all build tables test lint fmt-check vet bench fuzz clean
+.PHONY: all build lib ctest bench-lib tables test lint fmt-check vet bench fuzz clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/makruktb
 
+# The C library for engines: build/libmakruktb.so and build/makruktb.h.
+lib:
+	$(GO) build -buildmode=c-shared -o build/libmakruktb.so ./cmd/libmakruktb
+	rm -f build/libmakruktb.h
+	cp cmd/libmakruktb/makruktb.h build/
+
+# C programs link against build/libmakruktb.so and find it next to them.
+CC          ?= cc
+CFLAGS      ?= -std=c11 -O2 -Wall -Wextra -Werror
+C_LINK      := -Ibuild -Lbuild -lmakruktb -Wl,-rpath,'$$ORIGIN' -lpthread
+
+# The C test: builds the library, generates the two tables it probes into
+# build/ctest-tables and checks the answers from C.
+ctest: lib build
+	rm -rf build/ctest-tables
+	$(BIN) gen --tables build/ctest-tables KRvK KRRvK > /dev/null
+	$(CC) $(CFLAGS) -o build/probe_test cmd/libmakruktb/ctest/probe_test.c $(C_LINK)
+	$(CC) $(CFLAGS) -o build/example cmd/libmakruktb/ctest/example.c $(C_LINK)
+	build/probe_test build/ctest-tables
+	build/example build/ctest-tables
+
+# WDL probes per second from C, one and two threads (needs KRvKN in $(TABLES)).
+bench-lib: lib
+	$(CC) $(CFLAGS) -o build/bench_lib cmd/libmakruktb/ctest/bench.c $(C_LINK)
+	build/bench_lib $(TABLES)
+
 # Generates every pawnless table up to $(PIECES) pieces into $(TABLES).
 tables: build
 	$(BIN) gen --tables $(TABLES) --threads $(THREADS) --max-pieces $(PIECES)
 
-test: fmt-check vet lint
+test: fmt-check vet lint ctest
 	$(GO) test ./...
 
 fmt-check:

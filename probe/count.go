@@ -82,3 +82,37 @@ func hasPieces(p *tb.Position) bool {
 	m := tb.MaterialOf(p)
 	return m.SidePieces(tb.White)+m.SidePieces(tb.Black) > 0
 }
+
+// Opposite returns the category from the other side's point of view: the
+// mover's result when c judges the position after the move.
+func (c Category) Opposite() Category {
+	switch c {
+	case CategoryWin:
+		return CategoryLoss
+	case CategoryLoss:
+		return CategoryWin
+	case CategoryCursedWin:
+		return CategoryBlessedLoss
+	case CategoryBlessedLoss:
+		return CategoryCursedWin
+	}
+	return c
+}
+
+// JudgedMove is a legal move with the position after it judged under the
+// count that follows the move, from that position's side to move's point
+// of view (After.Category.Opposite() is the mover's result).
+type JudgedMove struct {
+	Move  tb.Move
+	After Judgement
+}
+
+// JudgeMoves judges the moves of p (as Tables.Moves returns them) under the
+// count c running in p.
+func JudgeMoves(p *tb.Position, c tb.Count, moves []MoveResult, r *tb.Rules) []JudgedMove {
+	out := make([]JudgedMove, len(moves))
+	for i, m := range moves {
+		out[i] = JudgedMove{m.Move, Judge(m.After, NextCount(p, m.Move, c, r), r)}
+	}
+	return out
+}

@@ -116,21 +116,12 @@ func newProbeCommand() *cobra.Command {
 // judgedProbe is a position and its moves judged under a count.
 type judgedProbe struct {
 	position probe.Judgement
-	moves    []judgedMove
-}
-
-type judgedMove struct {
-	move  tb.Move
-	after probe.Judgement // the position after the move, its side to move's view
+	moves    []probe.JudgedMove
 }
 
 func judgeMoves(pos *tb.Position, v probe.Value, moves []probe.MoveResult, r *tb.Rules) judgedProbe {
 	c := r.CountOf(pos)
-	out := judgedProbe{position: probe.Judge(v, c, r)}
-	for _, m := range moves {
-		out.moves = append(out.moves, judgedMove{m.Move, probe.Judge(m.After, probe.NextCount(pos, m.Move, c, r), r)})
-	}
-	return out
+	return judgedProbe{position: probe.Judge(v, c, r), moves: probe.JudgeMoves(pos, c, moves, r)}
 }
 
 func writeProbeJSON(w io.Writer, pos *tb.Position, j judgedProbe, r *tb.Rules) error {
@@ -145,9 +136,9 @@ func writeProbeJSON(w io.Writer, pos *tb.Position, j judgedProbe, r *tb.Rules) e
 		Moves:    []moveJSON{},
 	}
 	for _, m := range j.moves {
-		a := m.after.Value
+		a := m.After.Value
 		doc.Moves = append(doc.Moves, moveJSON{
-			UCI: m.move.String(), WDL: a.WDL().String(), DTM: dtmField(a), Category: string(m.after.Category),
+			UCI: m.Move.String(), WDL: a.WDL().String(), DTM: dtmField(a), Category: string(m.After.Category),
 		})
 	}
 	enc := json.NewEncoder(w)
@@ -168,22 +159,6 @@ func verdict(side tb.Color, v probe.Value) string {
 	return "draw"
 }
 
-// moverCategory turns the category of the position after a move into the
-// mover's point of view.
-func moverCategory(c probe.Category) probe.Category {
-	switch c {
-	case probe.CategoryWin:
-		return probe.CategoryLoss
-	case probe.CategoryLoss:
-		return probe.CategoryWin
-	case probe.CategoryCursedWin:
-		return probe.CategoryBlessedLoss
-	case probe.CategoryBlessedLoss:
-		return probe.CategoryCursedWin
-	}
-	return c
-}
-
 func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe) {
 	v := j.position.Value
 	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), verdict(pos.Side, v), j.position.Category)
@@ -192,7 +167,7 @@ func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe) {
 	}
 	fmt.Fprintln(w)
 	for _, m := range j.moves {
-		mv := m.after.Value.Negate()
+		mv := m.After.Value.Negate()
 		var text string
 		switch {
 		case mv.IsWin():
@@ -200,7 +175,7 @@ func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe) {
 		case mv.IsLoss():
 			text = fmt.Sprintf("mated in %d", mv.Moves())
 		}
-		fmt.Fprintf(w, "  %-6s %-13s %s\n", m.move, moverCategory(m.after.Category), text)
+		fmt.Fprintf(w, "  %-6s %-13s %s\n", m.Move, m.After.Category.Opposite(), text)
 	}
 }
 

@@ -1,0 +1,90 @@
+/* WDL probes per second from C with a warm cache, on one and two threads:
+ * 4096 random legal KRvKN positions, the set the Go benchmark
+ * BenchmarkWDLWarm (probe/bench_test.go) probes, so the two figures give
+ * the cost of crossing the cgo boundary.
+ *
+ *     make bench-lib TABLES=data
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "makruktb.h"
+
+enum { N_POSITIONS = 4096, CALLS = 4000000 };
+
+static mtb_tables tables;
+static mtb_position positions[N_POSITIONS];
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static int random_square(void) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (int)(rng % 64);
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void *probe_loop(void *arg) {
+    long *bad = arg;
+    for (int i = 0; i < CALLS; i++)
+        if (mtb_probe_wdl(tables, &positions[i & (N_POSITIONS - 1)], MTB_RULES_THAI) < 0)
+            (*bad)++;
+    return NULL;
+}
+
+static double run(int threads) {
+    pthread_t t[8];
+    long bad[8] = {0};
+    double start = now();
+    for (int i = 0; i < threads; i++)
+        pthread_create(&t[i], NULL, probe_loop, &bad[i]);
+    for (int i = 0; i < threads; i++)
+        pthread_join(t[i], NULL);
+    double seconds = now() - start;
+    for (int i = 0; i < threads; i++)
+        if (bad[i])
+            fprintf(stderr, "thread %d: %ld failed probes\n", i, bad[i]);
+    return (double)CALLS * threads / seconds;
+}
+
+int main(int argc, char **argv) {
+    if (mtb_open(argc > 1 ? argv[1] : "data", 0, &tables) != MTB_OK) {
+        fprintf(stderr, "mtb_open: %s\n", mtb_last_error());
+        return 1;
+    }
+    /* Random placements; the library rejects the illegal ones. */
+    for (int n = 0; n < N_POSITIONS;) {
+        mtb_position p;
+        memset(&p, 0, sizeof p);
+        int sq[4];
+        for (int i = 0; i < 4; i++)
+            sq[i] = random_square();
+        p.pieces[MTB_WHITE][MTB_KING] = 1ull << sq[0];
+        p.pieces[MTB_WHITE][MTB_ROOK] = 1ull << sq[1];
+        p.pieces[MTB_BLACK][MTB_KING] = 1ull << sq[2];
+        p.pieces[MTB_BLACK][MTB_KNIGHT] = 1ull << sq[3];
+        p.side = (int32_t)(rng >> 40 & 1);
+        p.count_limit = MTB_NO_COUNT;
+        int rc = mtb_probe_wdl(tables, &p, MTB_RULES_THAI);
+        if (rc == MTB_ERR_MISSING) {
+            fprintf(stderr, "bench_lib: %s\n", mtb_last_error());
+            return 1;
+        }
+        if (rc >= 0)
+            positions[n++] = p;
+    }
+    run(1); /* warm the cache */
+    double one = run(1), two = run(2);
+    printf("WDL probes, warm cache, KRvKN: 1 thread %.2f M/s (%.0f ns/call)\n", one / 1e6, 1e9 / one);
+    printf("WDL probes, warm cache, KRvKN: 2 threads %.2f M/s\n", two / 1e6);
+    mtb_close(tables);
+    return 0;
+}
