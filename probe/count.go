@@ -116,3 +116,57 @@ func JudgeMoves(p *tb.Position, c tb.Count, moves []MoveResult, r *tb.Rules) []J
 	}
 	return out
 }
+
+// categoryRank orders the mover's categories, worst first.
+var categoryRank = map[Category]int{
+	CategoryLoss: 0, CategoryBlessedLoss: 1, CategoryDraw: 2, CategoryCursedWin: 3, CategoryWin: 4,
+}
+
+// Better reports whether a is a better result than b for the side it
+// belongs to.
+func (a Category) Better(b Category) bool { return categoryRank[a] > categoryRank[b] }
+
+// BestJudged returns the index of the mover's best move among moves in the
+// order Tables.Moves gives them (quickest win first, longest loss last):
+// the first move of the best category under the count, so the quickest win
+// inside the count, else the quickest cursed win, a draw, or the longest
+// resistance. It returns -1 when there are no moves.
+func BestJudged(moves []JudgedMove) int {
+	best := -1
+	for i, m := range moves {
+		if best < 0 || m.After.Category.Opposite().Better(moves[best].After.Category.Opposite()) {
+			best = i
+		}
+	}
+	return best
+}
+
+// JudgedLine returns the count-aware optimal line from p: both sides play
+// BestJudged under the running count (which starts in p as rules r read
+// its FEN) until mate. A drawn position gives no moves. Each move carries
+// the position after it judged under the count after it.
+func (t *Tables) JudgedLine(p *tb.Position, r *tb.Rules) ([]JudgedMove, error) {
+	v, err := t.Value(p)
+	if err != nil || !v.IsMate() {
+		return nil, err
+	}
+	var line []JudgedMove
+	pos, count := *p, r.CountOf(p)
+	// Every best move of a mating line brings the mate one ply nearer, so
+	// the line has v.Plies() moves; the bound guards against a damaged
+	// table sending it round in circles.
+	for range v.Plies() {
+		moves, err := t.Moves(&pos)
+		if err != nil {
+			return line, err
+		}
+		judged := JudgeMoves(&pos, count, moves, r)
+		i := BestJudged(judged)
+		if i < 0 {
+			break
+		}
+		line = append(line, judged[i])
+		pos, count = pos.Play(judged[i].Move), judged[i].After.Count
+	}
+	return line, nil
+}

@@ -212,3 +212,61 @@ func TestConcurrentProbes(t *testing.T) {
 	wg.Wait()
 	require.LessOrEqual(t, tables.CacheBytes(), int64(256<<10)+2*probe.DefaultBlockSize)
 }
+
+// TestJudgedLineUnderCount follows the count-aware line of a KRRvK mate in
+// 7 moves (13 plies). Thai rules give two rooks 16 plies; from a fresh
+// count with White to move the count starts at ply 7, so 10 plies remain
+// for the mating move: a cursed win, and every move of the line says so
+// until the count, one ply a move, ends at ply 20.
+func TestJudgedLineUnderCount(t *testing.T) {
+	_, dir := buildTables(t, "KRRvK")
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	defer tables.Close()
+	p, err := tb.ParseFEN("8/8/8/8/8/3k4/2R5/KR6 w - - 0 1")
+	require.NoError(t, err)
+	line, err := tables.JudgedLine(&p, &tb.ThaiRules)
+	require.NoError(t, err)
+	require.Len(t, line, 13)
+	end := p
+	for i, m := range line {
+		end = end.Play(m.Move)
+		require.Equal(t, 7+i+1, m.After.Count.Ply, "move %d", i)
+		require.Equal(t, 16, m.After.Count.Limit)
+		require.Equal(t, 13-i-1, m.After.Value.Plies(), "move %d", i)
+		if m.After.Value.Plies() > 0 {
+			mover := m.After.Category.Opposite()
+			if end.Side == tb.Black {
+				require.Equal(t, probe.CategoryCursedWin, mover, "White's move %d", i)
+			} else {
+				require.Equal(t, probe.CategoryBlessedLoss, mover, "Black's move %d", i)
+			}
+		}
+	}
+	require.True(t, end.IsCheckmate(), end.FEN())
+
+	// A drawn position has no line.
+	d, err := tb.ParseFEN("8/8/8/8/8/8/8/K1k5 w - - 0 1")
+	require.NoError(t, err)
+	line, err = tables.JudgedLine(&d, &tb.ThaiRules)
+	require.NoError(t, err)
+	require.Empty(t, line)
+}
+
+func TestBestJudged(t *testing.T) {
+	judged := func(cs ...probe.Category) []probe.JudgedMove {
+		var out []probe.JudgedMove
+		for _, c := range cs {
+			out = append(out, probe.JudgedMove{After: probe.Judgement{Category: c.Opposite()}})
+		}
+		return out
+	}
+	require.Equal(t, -1, probe.BestJudged(nil))
+	require.Equal(t, 1, probe.BestJudged(judged(probe.CategoryCursedWin, probe.CategoryWin, probe.CategoryWin)))
+	require.Equal(t, 0, probe.BestJudged(judged(probe.CategoryDraw, probe.CategoryBlessedLoss, probe.CategoryLoss)))
+	require.Equal(t, 2, probe.BestJudged(judged(probe.CategoryLoss, probe.CategoryLoss, probe.CategoryBlessedLoss)))
+	for _, c := range []probe.Category{probe.CategoryWin, probe.CategoryCursedWin, probe.CategoryDraw, probe.CategoryBlessedLoss, probe.CategoryLoss} {
+		require.Equal(t, c, c.Opposite().Opposite())
+	}
+	require.Equal(t, probe.CategoryBlessedLoss, probe.CategoryCursedWin.Opposite())
+}

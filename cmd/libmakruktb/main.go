@@ -302,12 +302,6 @@ func mtb_probe_fen(h C.mtb_tables, fen *C.char, rulesID C.int, value *C.mtb_valu
 	return probeRoot("mtb_probe_fen", h, &p, rulesID, value, best, moves, movesCap, nMoves)
 }
 
-// rank orders the mover's categories: the best move has the highest.
-var rank = map[probe.Category]int{
-	probe.CategoryLoss: 0, probe.CategoryBlessedLoss: 1, probe.CategoryDraw: 2,
-	probe.CategoryCursedWin: 3, probe.CategoryWin: 4,
-}
-
 func probeRoot(name string, h C.mtb_tables, p *tb.Position, rulesID C.int, value *C.mtb_value, best *C.mtb_move, moves *C.mtb_move, movesCap C.int, nMoves *C.int) status {
 	if value == nil || best == nil {
 		return argumentError("%s: value or best is NULL", name)
@@ -345,14 +339,8 @@ func probeRoot(name string, h C.mtb_tables, p *tb.Position, rulesID C.int, value
 
 	judged := probe.JudgeMoves(p, count, results, r)
 	*best = C.mtb_move{from: -1, to: -1, result: categoryCode(j.Category), wdl: C.int32_t(v.WDL()), plies: pliesOf(v)}
-	bestRank := -1
-	for i, m := range judged {
-		// Moves come quickest win first, so the first move of the best
-		// category is the quickest in it (or the longest loss).
-		if k := rank[m.After.Category.Opposite()]; k > bestRank {
-			bestRank = k
-			*best = moveOf(m, results[i])
-		}
+	if i := probe.BestJudged(judged); i >= 0 {
+		*best = moveOf(judged[i], results[i])
 	}
 	if moves != nil {
 		out := unsafe.Slice(moves, int(movesCap))

@@ -198,28 +198,21 @@ func newLineCommand() *cobra.Command {
 			}
 			defer pr.tables.Close()
 			pos, tables, rules, v := pr.pos, pr.tables, pr.rules, pr.value
-			line, err := tables.Line(&pos)
+			line, err := tables.JudgedLine(&pos, &rules)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
-			count := rules.CountOf(&pos)
-			fmt.Fprintf(out, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), verdict(pos.Side, v), probe.Judge(v, count, &rules).Category, rules.Name)
+			fmt.Fprintf(out, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), verdict(pos.Side, v), probe.Judge(v, rules.CountOf(&pos), &rules).Category, rules.Name)
 			writeBoard(out, &pos, ascii)
 			cur := pos
 			for i, m := range line {
-				next := cur.Play(m)
-				after, err := tables.Value(&next)
-				if err != nil {
-					return err
-				}
 				number := fmt.Sprintf("%d.", cur.Fullmove)
 				if cur.Side == tb.Black {
 					number = fmt.Sprintf("%d...", cur.Fullmove)
 				}
-				count = probe.NextCount(&cur, m, count, &rules)
-				fmt.Fprintf(out, "%-6s %-6s %-14s %s\n", number, m, afterText(next.Side, after), countText(count))
-				cur = next
+				cur = cur.Play(m.Move)
+				fmt.Fprintf(out, "%-6s %-6s %-14s %s\n", number, m.Move, afterText(cur.Side, m.After.Value), countText(m.After.Count))
 				if (i+1)%every == 0 || i == len(line)-1 {
 					fmt.Fprintln(out)
 					writeBoard(out, &cur, ascii)
