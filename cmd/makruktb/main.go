@@ -1,6 +1,7 @@
 // Command makruktb generates, checks and reads Makruk endgame tablebases.
 //
-// Subcommands: gen, stats, verify and perft (see makruktb help).
+// Subcommands: gen, verify, probe, line, check, stats, serve, index and
+// perft (see makruktb help).
 package main
 
 import (
@@ -49,6 +50,6 @@ func newRootCommand() (*cobra.Command, func()) {
 		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
 		return nil
 	}
-	root.AddCommand(newGenCommand(), newStatsCommand(), newVerifyCommand(), newProbeCommand(), newCheckCommand(), newLineCommand(), newIndexCommand(), newPerftCommand())
+	root.AddCommand(newGenCommand(), newStatsCommand(), newVerifyCommand(), newProbeCommand(), newCheckCommand(), newLineCommand(), newIndexCommand(), newPerftCommand(), newServeCommand())
 	return root, func() { stopProfile() }
 }

@@ -13,9 +13,12 @@ import (
 
 // moveJSON and probeJSON follow the lichess tablebase API: the top level is
 // from the side to move's point of view; each move describes the position
-// after it, from the point of view of the side to move there.
+// after it (given as a FEN with the count that follows the move), from the
+// point of view of the side to move there. probe --json prints this
+// document and serve's /api/v1/probe returns it.
 type moveJSON struct {
 	UCI      string `json:"uci"`
+	FEN      string `json:"fen"`
 	WDL      string `json:"wdl"`
 	DTM      *int   `json:"dtm"`
 	Category string `json:"category"`
@@ -27,6 +30,9 @@ type countJSON struct {
 	Limit     int    `json:"limit"`
 	Ply       int    `json:"ply"`
 	Remaining int    `json:"remaining"`
+	// Expired: the count has passed its limit, so no mate can come inside
+	// it any more (a checkmate on the board still stands).
+	Expired bool `json:"expired"`
 }
 
 type probeJSON struct {
@@ -36,6 +42,7 @@ type probeJSON struct {
 	DTM      *int       `json:"dtm"`
 	Category string     `json:"category"`
 	Count    countJSON  `json:"count"`
+	Best     string     `json:"best"` // the count-aware best move, "" when there is none
 	Moves    []moveJSON `json:"moves"`
 }
 
@@ -101,7 +108,7 @@ func newProbeCommand() *cobra.Command {
 			}
 			judged := judgeMoves(&pr.pos, pr.value, moves, &pr.rules)
 			if asJSON {
-				return writeProbeJSON(cmd.OutOrStdout(), &pr.pos, judged, &pr.rules)
+				return writeJSON(cmd.OutOrStdout(), newProbeJSON(&pr.pos, judged, &pr.rules))
 			}
 			writeProbeText(cmd.OutOrStdout(), &pr.pos, judged)
 			return nil
@@ -124,23 +131,48 @@ func judgeMoves(pos *tb.Position, v probe.Value, moves []probe.MoveResult, r *tb
 	return judgedProbe{position: probe.Judge(v, c, r), moves: probe.JudgeMoves(pos, c, moves, r)}
 }
 
-func writeProbeJSON(w io.Writer, pos *tb.Position, j judgedProbe, r *tb.Rules) error {
-	v, c := j.position.Value, j.position.Count
+func newProbeJSON(pos *tb.Position, j judgedProbe, r *tb.Rules) probeJSON {
+	v := j.position.Value
 	doc := probeJSON{
 		FEN:      pos.FEN(),
 		Material: tb.MaterialOf(pos).String(),
 		WDL:      v.WDL().String(),
 		DTM:      dtmField(v),
 		Category: string(j.position.Category),
-		Count:    countJSON{Rules: r.Name, Kind: string(c.Kind), Limit: c.Limit, Ply: c.Ply, Remaining: c.Remaining()},
+		Count:    newCountJSON(j.position.Count, r),
 		Moves:    []moveJSON{},
+	}
+	if i := probe.BestJudged(j.moves); i >= 0 {
+		doc.Best = j.moves[i].Move.String()
 	}
 	for _, m := range j.moves {
 		a := m.After.Value
 		doc.Moves = append(doc.Moves, moveJSON{
-			UCI: m.Move.String(), WDL: a.WDL().String(), DTM: dtmField(a), Category: string(m.After.Category),
+			UCI: m.Move.String(), FEN: fenAfter(pos, m), WDL: a.WDL().String(), DTM: dtmField(a), Category: string(m.After.Category),
 		})
 	}
+	return doc
+}
+
+func newCountJSON(c tb.Count, r *tb.Rules) countJSON {
+	return countJSON{
+		Rules: r.Name, Kind: string(c.Kind), Limit: c.Limit, Ply: c.Ply, Remaining: c.Remaining(),
+		Expired: c.Kind != tb.NoCountKind && r.MatingPlies(c) <= 0,
+	}
+}
+
+// fenAfter returns the FEN of the position after a judged move, with the
+// count that runs there.
+func fenAfter(pos *tb.Position, m probe.JudgedMove) string {
+	q := pos.Play(m.Move)
+	q.CountLimit, q.CountPly = tb.NoCount, 0
+	if c := m.After.Count; c.Kind != tb.NoCountKind {
+		q.CountLimit, q.CountPly = c.Limit, c.Ply
+	}
+	return q.FEN()
+}
+
+func writeJSON(w io.Writer, doc any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -12,7 +12,7 @@ import (
 )
 
 func newStatsCommand() *cobra.Command {
-	var dir string
+	var dir, svgPath string
 	var asJSON, updateList bool
 	cmd := &cobra.Command{
 		Use:   "stats [--json] [--tables DIR] MATERIAL",
@@ -20,7 +20,7 @@ func newStatsCommand() *cobra.Command {
 		Long: `Count the positions of a table over the full board — every legal placement
 once, as if no symmetry were used — per side to move, with the histogram of
 mate distances and the longest wins. White is the first-named side.`,
-		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN\n  makruktb stats --update-list",
+		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN\n  makruktb stats --svg krvkn.svg KRvKN\n  makruktb stats --update-list",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if updateList {
 				return updateCountDraws(cmd, tableDir(dir), args)
@@ -41,10 +41,15 @@ mate distances and the longest wins. White is the first-named side.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
+			if svgPath != "" {
+				var plot bytes.Buffer
+				writeHistogramSVG(&plot, st)
+				if err := writeFileAtomically(svgPath, plot.Bytes()); err != nil {
+					return err
+				}
+			}
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(st)
+				return writeJSON(out, st)
 			}
 			printStats(out, st)
 			return nil
@@ -52,6 +57,7 @@ mate distances and the longest wins. White is the first-named side.`,
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&svgPath, "svg", "", "also write the mate-distance histogram as an SVG plot to this file")
 	cmd.Flags().BoolVar(&updateList, "update-list", false, "fill the thai count-draw column of tables.md for the given tables (default: all)")
 	return cmd
 }

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/makruktb/makruktb/retro"
+)
+
+// Plot geometry: the histogram's drawing area inside an SVG of plotWidth ×
+// plotHeight, with margins for the axes and their labels.
+const (
+	plotWidth, plotHeight = 720, 360
+	marginLeft, marginTop = 70, 40
+	marginRight           = 20
+	marginBottom          = 50
+)
+
+// writeHistogramSVG draws the mate distances of a table, in moves, as an
+// SVG bar chart: for each distance, the positions (both sides to move,
+// full board) whose side to move wins, and those whose side to move is
+// mated. stats --svg and serve's plot.svg write it.
+func writeHistogramSVG(w io.Writer, st *retro.Stats) {
+	wins, losses := map[int]uint64{}, map[int]uint64{}
+	longest := 0
+	for _, side := range []string{"w", "b"} {
+		s := st.Sides[side]
+		for plies, n := range s.Win {
+			wins[(plies+1)/2] += n
+			longest = max(longest, (plies+1)/2)
+		}
+		for plies, n := range s.Loss {
+			losses[plies/2] += n
+			longest = max(longest, plies/2)
+		}
+	}
+	var top uint64 = 1
+	for moves := 0; moves <= longest; moves++ {
+		top = max(top, wins[moves], losses[moves])
+	}
+	top = niceCeiling(top)
+
+	innerW := float64(plotWidth - marginLeft - marginRight)
+	innerH := float64(plotHeight - marginTop - marginBottom)
+	slot := innerW / float64(longest+1)
+	bar := math.Max(slot/2-0.5, 0.5)
+	y := func(n uint64) float64 { return innerH * float64(n) / float64(top) }
+
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", plotWidth, plotHeight, plotWidth, plotHeight)
+	fmt.Fprintf(&b, `<title>%s: positions by distance to mate</title>`+"\n", html.EscapeString(st.Material))
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/>`+"\n", plotWidth, plotHeight)
+	fmt.Fprintf(&b, `<text x="%d" y="24" font-size="15" font-weight="bold">%s: positions by distance to mate (full board, both sides to move)</text>`+"\n", marginLeft, html.EscapeString(st.Material))
+	fmt.Fprintf(&b, `<g transform="translate(%d,%d)">`+"\n", marginLeft, marginTop)
+	// Horizontal grid lines with the counts.
+	for i := 0; i <= 4; i++ {
+		n := top / 4 * uint64(i)
+		yy := innerH - y(n)
+		fmt.Fprintf(&b, `<line x1="0" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#ddd"/>`, innerW, yy, yy)
+		fmt.Fprintf(&b, `<text x="-6" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`+"\n", yy, shortCount(n))
+	}
+	for moves := 0; moves <= longest; moves++ {
+		x := float64(moves) * slot
+		if n := wins[moves]; n > 0 {
+			fmt.Fprintf(&b, `<rect class="win" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="#2e7d32"><title>side to move mates in %d: %d</title></rect>`+"\n", x, innerH-y(n), bar, y(n), moves, n)
+		}
+		if n := losses[moves]; n > 0 {
+			fmt.Fprintf(&b, `<rect class="loss" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="#c62828"><title>side to move is mated in %d: %d</title></rect>`+"\n", x+bar, innerH-y(n), bar, y(n), moves, n)
+		}
+	}
+	step := max(1, (longest+1)/12)
+	for moves := 0; moves <= longest; moves += step {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`, (float64(moves)+0.5)*slot, innerH+16, moves)
+	}
+	fmt.Fprintf(&b, `<line x1="0" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#333"/>`+"\n", innerW, innerH, innerH)
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">mate in N moves</text>`+"\n", innerW/2, innerH+36)
+	fmt.Fprintf(&b, `<rect x="%.1f" y="-28" width="10" height="10" fill="#2e7d32"/><text x="%.1f" y="-19">side to move wins</text>`, innerW-250, innerW-236)
+	fmt.Fprintf(&b, `<rect x="%.1f" y="-28" width="10" height="10" fill="#c62828"/><text x="%.1f" y="-19">side to move loses</text>`+"\n", innerW-120, innerW-106)
+	b.WriteString("</g>\n</svg>\n")
+	io.WriteString(w, b.String())
+}
+
+// niceCeiling rounds n up to 4, 8 or 20 times a power of ten, so that the
+// grid's quarters are 1, 2 or 5 times a power of ten.
+func niceCeiling(n uint64) uint64 {
+	for p := uint64(1); ; p *= 10 {
+		for _, m := range []uint64{4, 8, 20} {
+			if c := m * p; c >= n {
+				return c
+			}
+		}
+	}
+}
+
+// shortCount writes 1200000 as 1.2M.
+func shortCount(n uint64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.3gG", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.3gM", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.3gk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}

@@ -1,0 +1,393 @@
+package main
+
+import (
+	"bytes"
+	"container/list"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/spf13/cobra"
+)
+
+// The explorer's page, script and style sheet, served at / and embedded so
+// that the binary works offline.
+//
+//go:embed web/index.html web/stats.html web/app.js web/stats.js web/board.js web/style.css
+var webFiles embed.FS
+
+func newServeCommand() *cobra.Command {
+	var dir, addr string
+	var cacheMiB int
+	cmd := &cobra.Command{
+		Use:   "serve [--addr HOST:PORT] [--tables DIR]",
+		Short: "Serve the tablebase explorer and trainer, and a JSON API",
+		Long: `Serve the explorer (a board, every move grouped by its result under the
+honour count, a trainer against the longest defence, statistics per
+material) at / and a JSON API:
+
+  GET /api/v1/probe?fen=FEN&rules=thai     the document of probe --json
+  GET /api/v1/line?fen=FEN&rules=thai      the count-aware optimal line
+  GET /api/v1/stats/MATERIAL               the document of stats --json
+  GET /api/v1/stats/MATERIAL/plot.svg      the mate-distance histogram
+
+Ctrl-C (or SIGTERM) shuts it down gracefully.`,
+		Example: "  makruktb serve\n  makruktb serve --addr :8080 --tables /srv/makruk",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if cacheMiB < 0 {
+				return fmt.Errorf("--cache-mb %d: must not be negative", cacheMiB)
+			}
+			s, err := newServer(tableDir(dir), int64(cacheMiB)<<20, log.New(cmd.ErrOrStderr(), "serve: ", log.LstdFlags))
+			if err != nil {
+				return err
+			}
+			defer s.tables.Close()
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			fmt.Fprintf(cmd.OutOrStdout(), "makruktb: serving http://%s/ (tables in %s); Ctrl-C stops\n", ln.Addr(), s.tables.Dir())
+			return s.serve(ctx, ln)
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
+	cmd.Flags().IntVar(&cacheMiB, "cache-mb", 32, "memory for cached API responses, in MiB")
+	return cmd
+}
+
+// server answers the API from one set of tables.
+type server struct {
+	tables    *probe.Tables
+	responses *responseCache
+	statsSlot chan struct{} // one statistics computation at a time: they load whole tables
+	log       *log.Logger
+}
+
+func newServer(dir string, cacheBytes int64, logger *log.Logger) (*server, error) {
+	tables, err := probe.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &server{tables: tables, responses: newResponseCache(cacheBytes), statsSlot: make(chan struct{}, 1), log: logger}, nil
+}
+
+// serve runs the HTTP server on ln until ctx ends, then shuts it down,
+// letting requests in flight finish for up to ten seconds.
+func (s *server) serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      5 * time.Minute, // statistics of a 5-piece table take a while
+		IdleTimeout:       time.Minute,
+		ErrorLog:          s.log,
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func (s *server) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v1/probe", s.api(s.probe))
+	mux.HandleFunc("GET /api/v1/line", s.api(s.line))
+	mux.HandleFunc("GET /api/v1/stats/{material}", s.api(s.stats))
+	mux.HandleFunc("GET /api/v1/stats/{material}/plot.svg", s.api(s.plot))
+	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
+		writeAPIError(w, &apiError{http.StatusNotFound, fmt.Sprintf("no API endpoint %s", r.URL.Path)})
+	})
+	web, _ := fs.Sub(webFiles, "web")
+	mux.Handle("GET /", http.FileServerFS(web))
+	return mux
+}
+
+// apiError is an error with its HTTP status.
+type apiError struct {
+	status int
+	msg    string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) error {
+	return &apiError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+}
+
+// statusOf maps an error to its HTTP status: 400 for what the client
+// wrote wrong, 404 for a table that is not there, 422 for a position the
+// tables cannot answer.
+func statusOf(err error) int {
+	var ae *apiError
+	var fenErr *tb.FENError
+	var missing *probe.MissingError
+	switch {
+	case errors.As(err, &ae):
+		return ae.status
+	case errors.As(err, &fenErr):
+		return http.StatusBadRequest
+	case errors.As(err, &missing):
+		return http.StatusNotFound
+	case errors.Is(err, probe.ErrPawns), errors.Is(err, probe.ErrTooManyPieces), errors.Is(err, probe.ErrIllegal):
+		return http.StatusUnprocessableEntity
+	case errors.Is(err, context.Canceled):
+		return 499 // the client went away; nginx's name for it
+	}
+	return http.StatusInternalServerError
+}
+
+type errorJSON struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+}
+
+func writeAPIError(w http.ResponseWriter, err error) {
+	status := statusOf(err)
+	var body bytes.Buffer
+	_ = writeJSON(&body, errorJSON{Error: err.Error(), Status: status})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body.Bytes())
+}
+
+// response is an API answer ready to send.
+type response struct {
+	contentType string
+	body        []byte
+}
+
+func jsonResponse(doc any) (response, error) {
+	var b bytes.Buffer
+	err := writeJSON(&b, doc)
+	return response{"application/json", b.Bytes()}, err
+}
+
+// api wraps an endpoint: answers come from the response cache when the same
+// request was answered before; errors become JSON with their status.
+func (s *server) api(endpoint func(*http.Request) (response, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		key := r.URL.Path + "?" + r.URL.Query().Encode()
+		resp, ok := s.responses.get(key)
+		if !ok {
+			var err error
+			resp, err = endpoint(r)
+			if err != nil {
+				if statusOf(err) == http.StatusInternalServerError {
+					s.log.Printf("%s: %v", r.URL, err)
+				}
+				writeAPIError(w, err)
+				return
+			}
+			s.responses.put(key, resp)
+		}
+		w.Header().Set("Content-Type", resp.contentType)
+		_, _ = w.Write(resp.body)
+	}
+}
+
+// query reads the fen and rules parameters (rules: a built-in profile
+// only; a server does not read profile files named by its clients).
+func query(r *http.Request) (tb.Position, tb.Rules, error) {
+	q := r.URL.Query()
+	name := q.Get("rules")
+	if name == "" {
+		name = "thai"
+	}
+	var rules tb.Rules
+	found := false
+	for _, b := range tb.BuiltinRules() {
+		if b.Name == name {
+			rules, found = b, true
+		}
+	}
+	if !found {
+		return tb.Position{}, rules, badRequest("unknown rules %q: thai, cambodian, asean or none", name)
+	}
+	fen := q.Get("fen")
+	if fen == "" {
+		return tb.Position{}, rules, badRequest("give a position: ?fen=...")
+	}
+	pos, err := tb.ParseFEN(fen)
+	return pos, rules, err
+}
+
+func (s *server) probe(r *http.Request) (response, error) {
+	pos, rules, err := query(r)
+	if err != nil {
+		return response{}, err
+	}
+	v, err := s.tables.Value(&pos)
+	if err != nil {
+		return response{}, err
+	}
+	moves, err := s.tables.Moves(&pos)
+	if err != nil {
+		return response{}, err
+	}
+	return jsonResponse(newProbeJSON(&pos, judgeMoves(&pos, v, moves, &rules), &rules))
+}
+
+// lineJSON is the count-aware optimal line: the start as probe gives it,
+// then each move with the position after it.
+type lineJSON struct {
+	Start probeJSON  `json:"start"`
+	Moves []stepJSON `json:"moves"`
+}
+
+type stepJSON struct {
+	UCI      string    `json:"uci"`
+	FEN      string    `json:"fen"` // the position after the move, with its count
+	DTM      *int      `json:"dtm"` // of the position after the move
+	Category string    `json:"category"`
+	Count    countJSON `json:"count"`
+}
+
+func (s *server) line(r *http.Request) (response, error) {
+	pos, rules, err := query(r)
+	if err != nil {
+		return response{}, err
+	}
+	v, err := s.tables.Value(&pos)
+	if err != nil {
+		return response{}, err
+	}
+	line, err := s.tables.JudgedLine(&pos, &rules)
+	if err != nil {
+		return response{}, err
+	}
+	start := newProbeJSON(&pos, judgedProbe{position: probe.Judge(v, rules.CountOf(&pos), &rules)}, &rules)
+	start.Moves = nil
+	doc := lineJSON{Start: start, Moves: []stepJSON{}}
+	cur := pos
+	for _, m := range line {
+		doc.Moves = append(doc.Moves, stepJSON{
+			UCI: m.Move.String(), FEN: fenAfter(&cur, m), DTM: dtmField(m.After.Value),
+			Category: string(m.After.Category), Count: newCountJSON(m.After.Count, &rules),
+		})
+		cur = cur.Play(m.Move)
+	}
+	return jsonResponse(doc)
+}
+
+// tableStats computes the statistics of the material in the request, one
+// computation at a time.
+func (s *server) tableStats(r *http.Request) (*retro.Stats, error) {
+	m, err := parseMaterialArg(r.PathValue("material"))
+	if err != nil {
+		return nil, badRequest("%v", err)
+	}
+	if _, err := os.Stat(tablePath(s.tables.Dir(), m)); err != nil {
+		return nil, &probe.MissingError{Material: m.String(), Dir: s.tables.Dir()}
+	}
+	select {
+	case s.statsSlot <- struct{}{}:
+		defer func() { <-s.statsSlot }()
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	}
+	table, err := loadTable(s.tables.Dir(), m)
+	if err != nil {
+		return nil, err
+	}
+	return retro.ComputeStats(r.Context(), table, retro.Options{})
+}
+
+func (s *server) stats(r *http.Request) (response, error) {
+	st, err := s.tableStats(r)
+	if err != nil {
+		return response{}, err
+	}
+	return jsonResponse(st)
+}
+
+func (s *server) plot(r *http.Request) (response, error) {
+	st, err := s.tableStats(r)
+	if err != nil {
+		return response{}, err
+	}
+	var b bytes.Buffer
+	writeHistogramSVG(&b, st)
+	return response{"image/svg+xml", b.Bytes()}, nil
+}
+
+// responseCache keeps recent API answers, least recently used out first,
+// within a bound on their bytes.
+type responseCache struct {
+	mu       sync.Mutex
+	maxBytes int64
+	bytes    int64
+	order    *list.List // of *cachedResponse, most recent first
+	byKey    map[string]*list.Element
+}
+
+type cachedResponse struct {
+	key string
+	response
+}
+
+func newResponseCache(maxBytes int64) *responseCache {
+	return &responseCache{maxBytes: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
+}
+
+func (c *responseCache) get(key string) (response, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byKey[key]
+	if !ok {
+		return response{}, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*cachedResponse).response, true
+}
+
+func (c *responseCache) put(key string, r response) {
+	size := int64(len(key) + len(r.body))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if size > c.maxBytes {
+		return
+	}
+	if e, ok := c.byKey[key]; ok {
+		c.remove(e)
+	}
+	c.byKey[key] = c.order.PushFront(&cachedResponse{key, r})
+	c.bytes += size
+	for c.bytes > c.maxBytes {
+		c.remove(c.order.Back())
+	}
+}
+
+func (c *responseCache) remove(e *list.Element) {
+	cr := c.order.Remove(e).(*cachedResponse)
+	delete(c.byKey, cr.key)
+	c.bytes -= int64(len(cr.key) + len(cr.body))
+}

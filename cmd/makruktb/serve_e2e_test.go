@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// chromium finds the browser for the end-to-end test. Without one the test
+// is skipped, unless MAKRUKTB_E2E=1 (as CI sets it) makes that a failure.
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("MAKRUKTB_E2E") == "1" {
+		t.Fatal("MAKRUKTB_E2E=1 but no chromium on PATH (apt-get install chromium)")
+	}
+	t.Skip("no chromium on PATH; CI installs it and sets MAKRUKTB_E2E=1")
+	return ""
+}
+
+// waitText waits until the element's text contains want and returns it.
+func waitText(ctx context.Context, t *testing.T, sel, want string) string {
+	t.Helper()
+	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e && e.textContent.includes(%q) ? e.textContent : null })()`, sel, want)
+	text, err := chromedp.Run(ctx, chromedp.Poll[string](js, chromedp.WithPollingTimeout(15*time.Second)))
+	if err != nil {
+		now, _ := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || ""`, sel)))
+		t.Fatalf("waiting for %q in %s: %v; it says %q", want, sel, err, now)
+	}
+	return text
+}
+
+func click(ctx context.Context, t *testing.T, sel string) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))), "click %s", sel)
+}
+
+// TestExplorerInBrowser drives the explorer in headless Chromium: enter a
+// KRvK FEN, read the verdict, play the best move, see the position after
+// it, play Black's best reply, then let the trainer answer a move. It saves
+// a screenshot to build/artifacts/explorer.png.
+func TestExplorerInBrowser(t *testing.T) {
+	exe := chromium(t)
+	ts, _ := newTestServer(t)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1200, 800))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancelTimeout()
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")))
+	waitText(ctx, t, "#verdict", "mates in")
+
+	// Enter the longest KRvK win.
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), longestKRvK)))
+	click(ctx, t, "#load")
+	waitText(ctx, t, "#verdict", "White mates in 16 moves (31 plies)")
+	waitText(ctx, t, "#count", "count at ply 5 → 27 plies left (thai rules): CURSED-WIN")
+
+	// The best move is marked; play it.
+	best, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS("button.move.best"), "data-uci"))
+	require.NoError(t, err)
+	require.Equal(t, "b2b1", best.Value)
+	click(ctx, t, "button.move.best")
+	waitText(ctx, t, "#verdict", "White mates in 15 moves (30 plies)")
+	fen, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#fen")))
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(fen, "8/8/8/8/8/2k5/8/KR6 b - 32 6"), fen)
+
+	// Black's reply: the longest resistance.
+	click(ctx, t, "button.move.best")
+	waitText(ctx, t, "#verdict", "White mates in 15 moves (29 plies)")
+
+	// Back goes to the position before the reply, forward returns.
+	click(ctx, t, "#back")
+	waitText(ctx, t, "#verdict", "(30 plies)")
+	click(ctx, t, "#forward")
+	waitText(ctx, t, "#verdict", "(29 plies)")
+
+	// The trainer answers White's move with the tablebase's best defence.
+	click(ctx, t, "#train")
+	waitText(ctx, t, "#trainer-status", "You play White")
+	click(ctx, t, "button.move.best")
+	waitText(ctx, t, "#trainer-status", "Your move")
+	waitText(ctx, t, "#verdict", "White mates in 14 moves (27 plies)")
+
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	dir := filepath.Join("..", "..", "build", "artifacts")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "explorer.png"), png, 0o644))
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// newTestServer serves a directory holding the KRvK table; it returns the
+// server and the directory.
+func newTestServer(t *testing.T) (*httptest.Server, string) {
+	t.Helper()
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	s, err := newServer(dir, 1<<20, log.New(io.Discard, "", 0))
+	require.NoError(t, err)
+	ts := httptest.NewServer(s.handler())
+	t.Cleanup(func() { ts.Close(); s.tables.Close() })
+	return ts, dir
+}
+
+// get fetches path and returns the status, the content type and the body.
+func get(t *testing.T, ts *httptest.Server, path string) (int, string, []byte) {
+	t.Helper()
+	r, err := http.Get(ts.URL + path)
+	require.NoError(t, err)
+	defer r.Body.Close()
+	body, err := io.ReadAll(r.Body)
+	require.NoError(t, err)
+	return r.StatusCode, r.Header.Get("Content-Type"), body
+}
+
+func fenQuery(endpoint, fen string) string {
+	return endpoint + "?fen=" + url.QueryEscape(fen)
+}
+
+const longestKRvK = "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"
+
+func TestServeProbe(t *testing.T) {
+	ts, dir := newTestServer(t)
+	status, ctype, body := get(t, ts, fenQuery("/api/v1/probe", longestKRvK)+"&rules=none")
+	require.Equal(t, http.StatusOK, status, string(body))
+	require.Equal(t, "application/json", ctype)
+	var doc probeJSON
+	require.NoError(t, json.Unmarshal(body, &doc))
+	require.Equal(t, 31, *doc.DTM)
+	require.Equal(t, "win", doc.Category)
+	require.Equal(t, "none", doc.Count.Rules)
+	require.Equal(t, doc.Moves[0].UCI, doc.Best)
+	require.Equal(t, 30, *doc.Moves[0].DTM)
+	require.Contains(t, doc.Moves[0].FEN, " b ")
+
+	// The same document as probe --json.
+	out, err := run(t, "probe", "--json", "--rules", "none", "--tables", dir, longestKRvK)
+	require.NoError(t, err)
+	require.JSONEq(t, out, string(body))
+
+	// Thai rules (the default): a fresh count leaves 28 plies for a mate in 31.
+	_, _, body = get(t, ts, fenQuery("/api/v1/probe", longestKRvK))
+	require.NoError(t, json.Unmarshal(body, &doc))
+	require.Equal(t, "cursed-win", doc.Category)
+	require.Equal(t, countJSON{Rules: "thai", Kind: "pieces", Limit: 32, Ply: 5, Remaining: 27}, doc.Count)
+	// A second request is answered from the cache, byte for byte.
+	_, _, again := get(t, ts, fenQuery("/api/v1/probe", longestKRvK))
+	require.Equal(t, body, again)
+}
+
+func TestServeLine(t *testing.T) {
+	ts, _ := newTestServer(t)
+	status, _, body := get(t, ts, fenQuery("/api/v1/line", longestKRvK))
+	require.Equal(t, http.StatusOK, status, string(body))
+	var doc lineJSON
+	require.NoError(t, json.Unmarshal(body, &doc))
+	require.Len(t, doc.Moves, 31)
+	require.Equal(t, 31, *doc.Start.DTM)
+	last := doc.Moves[30]
+	require.Equal(t, 0, *last.DTM)
+	require.Equal(t, 5+31, last.Count.Ply)
+	require.True(t, last.Count.Expired)
+}
+
+func TestServeStats(t *testing.T) {
+	ts, _ := newTestServer(t)
+	status, _, body := get(t, ts, "/api/v1/stats/KRvK")
+	require.Equal(t, http.StatusOK, status, string(body))
+	var st struct {
+		Material string
+		Sides    map[string]struct{ Legal uint64 }
+		Longest  []struct{ DTM int }
+	}
+	require.NoError(t, json.Unmarshal(body, &st))
+	require.Equal(t, "KRvK", st.Material)
+	require.Equal(t, uint64(223944), st.Sides["b"].Legal)
+	require.Equal(t, 31, st.Longest[0].DTM)
+
+	status, ctype, body := get(t, ts, "/api/v1/stats/KvKR/plot.svg")
+	require.Equal(t, http.StatusOK, status, string(body))
+	require.Equal(t, "image/svg+xml", ctype)
+	require.Contains(t, string(body), "<svg")
+	require.Contains(t, string(body), "side to move mates in 16: ")
+}
+
+func TestServeErrors(t *testing.T) {
+	ts, _ := newTestServer(t)
+	for _, c := range []struct {
+		path   string
+		status int
+		text   string
+	}{
+		{fenQuery("/api/v1/probe", "8/8/8/8/8/2k5/1R6/K7 x"), 400, `side: \"x\" is neither w nor b`},
+		{"/api/v1/probe", 400, "give a position"},
+		{fenQuery("/api/v1/probe", longestKRvK) + "&rules=fide", 400, "unknown rules"},
+		{fenQuery("/api/v1/probe", longestKRvK) + "&rules=/etc/passwd.json", 400, "unknown rules"},
+		{fenQuery("/api/v1/line", "k7/8/8/8/8/8/8/KNN5 w"), 404, "table KNNvK not found"},
+		{fenQuery("/api/v1/probe", "k7/8/8/8/4P3/8/8/KR6 w"), 422, "pawns"},
+		{fenQuery("/api/v1/probe", "k7/8/8/8/8/8/1RRRR3/K1RR4 w"), 422, "more pieces"},
+		{"/api/v1/stats/KNNvK", 404, "table KNNvK not found"},
+		{"/api/v1/stats/KRvKP", 400, "pawns"},
+		{"/api/v1/stats/nonsense", 400, "material"},
+		{"/api/v1/nothing", 404, "no API endpoint"},
+	} {
+		status, ctype, body := get(t, ts, c.path)
+		require.Equal(t, c.status, status, "%s: %s", c.path, body)
+		require.Equal(t, "application/json", ctype, c.path)
+		require.Contains(t, string(body), c.text, c.path)
+		var e errorJSON
+		require.NoError(t, json.Unmarshal(body, &e), c.path)
+		require.Equal(t, c.status, e.Status)
+	}
+}
+
+func TestServePages(t *testing.T) {
+	ts, _ := newTestServer(t)
+	for path, want := range map[string]string{
+		"/": "makruktb explorer", "/stats.html": "makruktb statistics",
+		"/app.js": "api/v1/probe", "/board.js": "drawBoard", "/style.css": "svg.board",
+	} {
+		status, _, body := get(t, ts, path)
+		require.Equal(t, http.StatusOK, status, path)
+		require.Contains(t, string(body), want, path)
+	}
+	status, _, _ := get(t, ts, "/missing.html")
+	require.Equal(t, http.StatusNotFound, status)
+}
+
+func TestResponseCacheIsBounded(t *testing.T) {
+	c := newResponseCache(100)
+	c.put("a", response{"x", make([]byte, 40)})
+	c.put("b", response{"x", make([]byte, 40)})
+	_, ok := c.get("a") // a is now the most recent
+	require.True(t, ok)
+	c.put("c", response{"x", make([]byte, 40)}) // b goes
+	_, ok = c.get("b")
+	require.False(t, ok)
+	_, ok = c.get("a")
+	require.True(t, ok)
+	c.put("huge", response{"x", make([]byte, 200)}) // larger than the cache: not kept
+	_, ok = c.get("huge")
+	require.False(t, ok)
+	require.LessOrEqual(t, c.bytes, int64(100))
+}

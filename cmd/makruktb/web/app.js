@@ -1,0 +1,253 @@
+// The explorer and trainer: asks /api/v1/probe about the position on the
+// board and shows the verdict under the honour count and every legal move
+// grouped by its result. The server does all the chess; this page only
+// draws and clicks.
+"use strict";
+
+const START_FEN = "8/8/8/8/8/2k5/1R6/K7 w - - 0 1";
+const GROUPS = ["win", "cursed-win", "draw", "blessed-loss", "loss"];
+const GROUP_TITLES = {
+  "win": "Winning", "cursed-win": "Winning, but the count runs out first",
+  "draw": "Drawing", "blessed-loss": "Losing, but the count saves it", "loss": "Losing",
+};
+const OPPOSITE = { "win": "loss", "loss": "win", "cursed-win": "blessed-loss", "blessed-loss": "cursed-win", "draw": "draw" };
+
+const state = {
+  history: [], // FENs
+  at: -1,
+  doc: null, // the probe document of the current position
+  error: null,
+  placing: "", // a piece letter, "x" to remove, "" to move pieces
+  selected: -1,
+  hint: "",
+  training: null, // {side: "w"|"b"} while the trainer runs
+};
+
+const $ = (id) => document.getElementById(id);
+
+function currentFen() { return state.history[state.at]; }
+
+function sideName(side) { return side === "w" ? "White" : "Black"; }
+
+function movesFromPlies(p) { return Math.ceil(p / 2); }
+
+// The mover's result and mate distance in plies from a move's entry (which
+// describes the position after the move, from its side to move's view).
+function moverView(m) {
+  const plies = m.dtm === null ? null : m.dtm + 1;
+  return { category: OPPOSITE[m.category], plies };
+}
+
+async function probe(fen) {
+  const rules = $("rules").value;
+  const r = await fetch(`api/v1/probe?fen=${encodeURIComponent(fen)}&rules=${rules}`);
+  const doc = await r.json();
+  if (!r.ok) throw new Error(doc.error || `HTTP ${r.status}`);
+  return doc;
+}
+
+// go shows fen, adding it to the history after the current position.
+async function go(fen, addToHistory = true) {
+  if (addToHistory) {
+    state.history = state.history.slice(0, state.at + 1);
+    state.history.push(fen);
+    state.at = state.history.length - 1;
+  }
+  state.selected = -1;
+  state.hint = "";
+  $("fen").value = fen;
+  try {
+    state.doc = await probe(fen);
+    state.error = null;
+  } catch (e) {
+    state.doc = null;
+    state.error = e.message;
+  }
+  const url = new URL(location.href);
+  url.searchParams.set("fen", fen);
+  history.replaceState(null, "", url);
+  render();
+  if (state.training) trainerStep();
+}
+
+// verdictText: "White mates in 12 moves (23 plies)".
+function verdictText(doc) {
+  const side = parseFen(doc.fen).side;
+  const other = side === "w" ? "b" : "w";
+  if (doc.wdl === "draw") return `Draw: neither side can force mate (${doc.material})`;
+  if (doc.wdl === "loss" && doc.dtm === 0) return `${sideName(side)} is checkmated: ${sideName(other)} wins`;
+  if (doc.wdl === "win") return `${sideName(side)} mates in ${movesFromPlies(doc.dtm)} moves (${doc.dtm} plies)`;
+  return `${sideName(other)} mates in ${movesFromPlies(doc.dtm)} moves (${doc.dtm} plies)`;
+}
+
+// countText: "pieces' honour, limit 32 plies, count at ply 5 → 27 plies left: CURSED WIN".
+function countText(doc) {
+  const c = doc.count;
+  const result = doc.category.toUpperCase();
+  if (c.kind === "none" || c.kind === "") return `no count (${c.rules} rules): ${result}`;
+  const kind = c.kind === "pieces" ? "pieces' honour" : "board's honour";
+  return `${kind}, limit ${c.limit} plies (${c.limit / 2} moves), count at ply ${c.ply} → ${c.remaining} plies left (${c.rules} rules): ${result}`;
+}
+
+function render() {
+  const pos = parseFen(currentFen());
+  const marks = {};
+  if (state.selected >= 0) marks[state.selected] = "selected";
+  if (state.hint) {
+    marks[squareIndex(state.hint.slice(0, 2))] = "hint";
+    marks[squareIndex(state.hint.slice(2, 4))] = "hint";
+  }
+  $("board").innerHTML = drawBoard(pos.board, marks);
+  $("back").disabled = state.at <= 0;
+  $("forward").disabled = state.at >= state.history.length - 1;
+  for (const b of document.querySelectorAll("#palette button")) {
+    b.classList.toggle("active", b.dataset.piece === state.placing);
+  }
+  const movesDiv = $("moves");
+  movesDiv.innerHTML = "";
+  if (state.error) {
+    $("verdict").textContent = state.error;
+    $("verdict").className = "verdict error";
+    $("count").textContent = "";
+    return;
+  }
+  const doc = state.doc;
+  $("verdict").textContent = verdictText(doc);
+  $("verdict").className = "verdict " + doc.category;
+  $("count").textContent = countText(doc);
+  $("stats-link").href = `stats.html?material=${doc.material}`;
+  $("hint").disabled = !doc.best;
+  for (const group of GROUPS) {
+    const moves = doc.moves.filter((m) => moverView(m).category === group);
+    if (!moves.length) continue;
+    const section = document.createElement("div");
+    section.className = "group " + group;
+    section.innerHTML = `<h3>${GROUP_TITLES[group]}</h3>`;
+    for (const m of moves) {
+      const v = moverView(m);
+      const b = document.createElement("button");
+      b.className = "move" + (m.uci === doc.best ? " best" : "");
+      b.dataset.uci = m.uci;
+      let text = m.uci;
+      if (v.plies !== null) text += v.category.endsWith("win") ? ` mate in ${movesFromPlies(v.plies)}` : ` mated in ${movesFromPlies(v.plies)}`;
+      b.textContent = text;
+      b.addEventListener("click", () => playMove(m));
+      section.appendChild(b);
+    }
+    movesDiv.appendChild(section);
+  }
+}
+
+function squareIndex(name) {
+  return "abcdefgh".indexOf(name[0]) + 8 * (Number(name[1]) - 1);
+}
+
+function playMove(m) {
+  if (state.training && parseFen(currentFen()).side !== state.training.side) return; // the tablebase's turn
+  go(m.fen);
+}
+
+function onSquareClick(sq) {
+  const pos = parseFen(currentFen());
+  if (state.placing) {
+    pos.board[sq] = state.placing === "x" ? "" : state.placing;
+    pos.countLimit = "-";
+    pos.countPly = "0";
+    stopTraining("");
+    go(makeFen(pos));
+    return;
+  }
+  if (state.selected >= 0 && state.doc) {
+    const uci = squareName(state.selected) + squareName(sq);
+    const m = state.doc.moves.find((x) => x.uci === uci);
+    if (m) { playMove(m); return; }
+  }
+  const p = pos.board[sq];
+  const own = p && ((p === p.toUpperCase()) === (pos.side === "w"));
+  state.selected = own && state.selected !== sq ? sq : -1;
+  render();
+}
+
+// The trainer: the user plays the side that was to move when it started
+// (it must be winning); the tablebase answers with its longest defence
+// under the count. It ends at mate or when the count runs out.
+function startTraining() {
+  const doc = state.doc;
+  if (!doc || doc.wdl !== "win") {
+    $("trainer-status").textContent = "The trainer needs a position the side to move wins.";
+    return;
+  }
+  state.training = { side: parseFen(doc.fen).side };
+  $("train").textContent = "Stop training";
+  $("trainer-status").textContent = `You play ${sideName(state.training.side)}: mate inside the count.`;
+}
+
+function stopTraining(message) {
+  state.training = null;
+  $("train").textContent = "Train: play the winning side";
+  $("trainer-status").textContent = message;
+}
+
+function trainerStep() {
+  const doc = state.doc;
+  if (!doc) return stopTraining("Training stopped: " + state.error);
+  const side = parseFen(doc.fen).side;
+  if (doc.wdl === "loss" && doc.dtm === 0) {
+    return stopTraining(side === state.training.side ? "You were checkmated." : "Checkmate! You won.");
+  }
+  if (doc.count.expired) return stopTraining("The count ran out: DRAW by the count.");
+  if (doc.wdl === "draw" && side !== state.training.side) return stopTraining("The win slipped away: it is a draw now.");
+  if (side !== state.training.side && doc.best) {
+    const reply = doc.moves.find((m) => m.uci === doc.best);
+    $("trainer-status").textContent = `The tablebase plays ${reply.uci}.`;
+    setTimeout(() => go(reply.fen), 300);
+  } else if (side === state.training.side) {
+    $("trainer-status").textContent = `Your move: ${countText(doc)}`;
+  }
+}
+
+function init() {
+  $("board").addEventListener("click", (e) => {
+    const rect = e.target.closest("[data-square]") || e.target.closest(".piece");
+    if (!rect) return;
+    let name = rect.dataset.square;
+    if (!name) {
+      // A piece: find the square under it.
+      const t = rect.getAttribute("transform").match(/translate\((\d+),(\d+)\)/);
+      name = "abcdefgh"[t[1] / 100] + (8 - t[2] / 100);
+    }
+    onSquareClick(squareIndex(name));
+  });
+  for (const b of document.querySelectorAll("#palette button")) {
+    b.addEventListener("click", () => { state.placing = b.dataset.piece; state.selected = -1; render(); });
+  }
+  $("fen-form").addEventListener("submit", (e) => { e.preventDefault(); stopTraining(""); go($("fen").value.trim()); });
+  $("back").addEventListener("click", () => { if (state.at > 0) { state.at--; stopTraining(""); go(currentFen(), false); } });
+  $("forward").addEventListener("click", () => { if (state.at < state.history.length - 1) { state.at++; go(currentFen(), false); } });
+  $("side").addEventListener("click", () => {
+    const pos = parseFen(currentFen());
+    pos.side = pos.side === "w" ? "b" : "w";
+    pos.countLimit = "-";
+    pos.countPly = "0";
+    go(makeFen(pos));
+  });
+  $("flip").addEventListener("click", () => {
+    const pos = parseFen(currentFen());
+    const board = new Array(64).fill("");
+    for (let s = 0; s < 64; s++) {
+      const p = pos.board[s];
+      const mirrored = (7 - Math.floor(s / 8)) * 8 + (s % 8);
+      board[mirrored] = p === p.toUpperCase() ? p.toLowerCase() : p.toUpperCase();
+    }
+    pos.board = board;
+    pos.side = pos.side === "w" ? "b" : "w";
+    go(makeFen(pos));
+  });
+  $("rules").addEventListener("change", () => go(currentFen(), false));
+  $("train").addEventListener("click", () => (state.training ? stopTraining("") : startTraining()));
+  $("hint").addEventListener("click", () => { if (state.doc) { state.hint = state.doc.best; render(); } });
+  const fen = new URL(location.href).searchParams.get("fen") || START_FEN;
+  go(fen);
+}
+
+init();

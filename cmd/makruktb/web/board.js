@@ -1,0 +1,91 @@
+// The board: parsing the placement field of a FEN and drawing it as SVG
+// with pieces drawn for Makruk (no fonts needed, so it looks the same in
+// every browser, headless ones included).
+"use strict";
+
+const NAMES = { K: "Khun (king)", M: "Met", S: "Khon", N: "Ma (knight)", R: "Ruea (rook)" };
+
+// squareName(0) = "a1" … squareName(63) = "h8".
+function squareName(s) {
+  return "abcdefgh"[s % 8] + (Math.floor(s / 8) + 1);
+}
+
+// parseFen returns {board: 64 letters or "" (a1 first), side, count, rest}.
+function parseFen(fen) {
+  const f = fen.trim().split(/\s+/);
+  const board = new Array(64).fill("");
+  const ranks = (f[0] || "").split("/");
+  for (let r = 0; r < ranks.length && r < 8; r++) {
+    let file = 0;
+    for (const ch of ranks[r]) {
+      if (/[1-8]/.test(ch)) file += Number(ch);
+      else if (ch === "~") continue;
+      else if (file < 8) board[(7 - r) * 8 + file++] = ch;
+    }
+  }
+  return { board, side: f[1] === "b" ? "b" : "w", countLimit: f[3] || "-", countPly: f[4] || "0", fullmove: f[5] || "1" };
+}
+
+function boardFen(board) {
+  const ranks = [];
+  for (let r = 7; r >= 0; r--) {
+    let s = "", empty = 0;
+    for (let file = 0; file < 8; file++) {
+      const p = board[r * 8 + file];
+      if (!p) { empty++; continue; }
+      if (empty) { s += empty; empty = 0; }
+      s += p;
+    }
+    ranks.push(s + (empty ? empty : ""));
+  }
+  return ranks.join("/");
+}
+
+function makeFen(pos) {
+  return `${boardFen(pos.board)} ${pos.side} - ${pos.countLimit} ${pos.countPly} ${pos.fullmove}`;
+}
+
+// Piece outlines in a 100 × 100 square, drawn from shapes of the Thai set:
+// the Khun a tall stupa, the Met a short one, the Khon a lotus bud, the Ma
+// a horse's head and the Ruea a boat-like tower.
+const SHAPES = {
+  K: `<path d="M25 88 H75 L70 78 H30 Z"/><path d="M32 78 C30 60 36 50 42 44 H58 C64 50 70 60 68 78 Z"/>
+      <path d="M40 44 L50 22 L60 44 Z"/><circle cx="50" cy="17" r="6"/><path d="M38 60 H62" fill="none"/>`,
+  M: `<path d="M27 88 H73 L68 78 H32 Z"/><path d="M34 78 C32 64 40 54 50 54 C60 54 68 64 66 78 Z"/>
+      <circle cx="50" cy="48" r="6"/>`,
+  S: `<path d="M27 88 H73 L68 78 H32 Z"/><path d="M34 78 C30 62 40 44 50 28 C60 44 70 62 66 78 Z"/>
+      <path d="M42 62 C46 56 54 56 58 62" fill="none"/>`,
+  N: `<path d="M26 88 H76 L72 78 H30 Z"/>
+      <path d="M32 78 C34 64 44 58 46 52 C40 54 32 56 28 50 C26 44 38 34 44 26 L46 16 L54 24 C66 26 74 40 72 78 Z"/>
+      <circle cx="48" cy="34" r="3"/>`,
+  R: `<path d="M24 88 H76 L72 78 H28 Z"/><path d="M32 78 L34 40 H66 L68 78 Z"/>
+      <path d="M30 40 V26 H38 V32 H46 V26 H54 V32 H62 V26 H70 V40 Z"/>`,
+};
+
+function pieceSVG(letter, x, y) {
+  const white = letter === letter.toUpperCase();
+  const kind = letter.toUpperCase();
+  const fill = white ? "#fbf7ea" : "#2b2b2b";
+  const stroke = white ? "#222" : "#e8e0c8";
+  const side = white ? "White" : "Black";
+  return `<g class="piece" data-piece="${letter}" transform="translate(${x},${y})" fill="${fill}" stroke="${stroke}" stroke-width="3" stroke-linejoin="round">
+    <title>${side} ${NAMES[kind] || kind}</title>${SHAPES[kind] || `<text x="50" y="66" text-anchor="middle" font-size="48">${letter}</text>`}</g>`;
+}
+
+// drawBoard draws board (a1 first) as SVG, White at the bottom; marks lists
+// squares to highlight as {square: class}.
+function drawBoard(board, marks) {
+  let s = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-24 0 824 824" class="board" role="img" aria-label="board">`;
+  for (let s8 = 0; s8 < 64; s8++) {
+    const file = s8 % 8, rank = Math.floor(s8 / 8);
+    const x = file * 100, y = (7 - rank) * 100;
+    const mark = marks[s8] ? ` ${marks[s8]}` : "";
+    s += `<rect class="sq${mark}" data-square="${squareName(s8)}" x="${x}" y="${y}" width="100" height="100"/>`;
+    if (board[s8]) s += pieceSVG(board[s8], x, y);
+  }
+  for (let i = 0; i < 8; i++) {
+    s += `<text class="coord" x="${i * 100 + 50}" y="818" text-anchor="middle">${"abcdefgh"[i]}</text>`;
+    s += `<text class="coord" x="-12" y="${(7 - i) * 100 + 56}" text-anchor="middle">${i + 1}</text>`;
+  }
+  return s + "</svg>";
+}
