@@ -32,7 +32,7 @@
 // empty is a draw.
 //
 // Memory: one uint16 per position and side to move — the value code in the
-// low byte, the counter in the high byte (255: cannot be lost) — updated
+// low 9 bits, the counter in the high 7 (127: cannot be lost) — updated
 // with 32-bit compare-and-swap on the word holding it, so both cores can
 // work on any part of the table. For KRSvKN (1 806 king pairs × 64³ indices
 // per side) that is 1.9 GB, plus the sub-tables.

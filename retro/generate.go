@@ -38,8 +38,12 @@ type Progress struct {
 }
 
 // ErrTooDeep is returned when a mate distance exceeds what the generator's
-// one-byte value codes hold (253 plies).
-var ErrTooDeep = errors.New("mate distance exceeds 253 plies")
+// 9-bit value codes hold (509 plies).
+var ErrTooDeep = errors.New("mate distance exceeds 509 plies")
+
+// ErrTooManyMoves is returned when a position has more quiet moves than
+// the generator's 7-bit escape counter holds (63; five pieces have at most 50).
+var ErrTooManyMoves = errors.New("more than 63 quiet moves in one position")
 
 // generator holds the state of one generation.
 type generator struct {
@@ -51,6 +55,8 @@ type generator struct {
 	// deepest is the largest value code assigned so far.
 	deepest atomic.Int64
 	tooDeep atomic.Bool
+	// tooManyMoves is set by seed when a counter would overflow.
+	tooManyMoves atomic.Bool
 }
 
 // Generate solves material m (canonical, pawnless, more than two pieces),
@@ -75,6 +81,9 @@ func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Ta
 	g.present = newPresence(space.Size())
 	if err := g.seed(ctx); err != nil {
 		return nil, err
+	}
+	if g.tooManyMoves.Load() {
+		return nil, fmt.Errorf("generate %s: %w", m, ErrTooManyMoves)
 	}
 	if err := g.iterate(ctx); err != nil {
 		return nil, err

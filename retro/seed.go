@@ -64,5 +64,9 @@ func (g *generator) seedState(p *tb.Position, quiet int, captures []tb.Move) pro
 		g.noteDepth(worstLoss)
 		return makeState(worstLoss, 0) // every move is a losing capture
 	}
+	if 2*quiet > maxCounter {
+		g.tooManyMoves.Store(true)
+		return makeState(probe.Draw, cannotLose)
+	}
 	return makeState(worstLoss, 2*quiet)
 }

@@ -8,24 +8,35 @@ import (
 )
 
 // A position's state during generation is one uint16: the value code
-// (probe.Value, at most 255 here) in the low byte and the escape counter in
-// the high byte.
+// (probe.Value) in the low 9 bits and the escape counter in the high 7.
 //
-//	counter 255      the position cannot be lost (a capture or quiet move
+//	bit   15 … 9     8 … 0
+//	      counter    value code (0 draw, 1 illegal, 2 + plies)
+//
+//	counter 127      the position cannot be lost (a capture or quiet move
 //	                 wins or draws); its value is a win or undecided
-//	counter 1…254    undecided; 2 × the quiet moves not yet known to lose;
-//	                 a loss code in the low byte is the capture bound
+//	counter 1…126    undecided; 2 × the quiet moves not yet known to lose;
+//	                 a loss code in the value bits is the capture bound
 //	counter 0        decided: a loss (or a checkmate, or a hole)
-const cannotLose = 255
+//
+// Nine bits hold mates up to 509 plies (the deepest 5-piece table, KSMvKM,
+// needs more than 253); seven bits hold up to 63 quiet moves, which no
+// position of five pieces reaches (three rooks and a king: 50).
+const (
+	valueBits  = 9
+	valueMask  = 1<<valueBits - 1
+	cannotLose = 1<<(16-valueBits) - 1
+	maxCounter = cannotLose - 1
+)
 
 // maxCode is the largest value code a state holds.
-const maxCode = 255
+const maxCode = valueMask
 
-func makeState(v probe.Value, counter int) probe.Value { return v | probe.Value(counter)<<8 }
+func makeState(v probe.Value, counter int) probe.Value { return v | probe.Value(counter)<<valueBits }
 
-func stateValue(s probe.Value) probe.Value { return s & 0xff }
+func stateValue(s probe.Value) probe.Value { return s & valueMask }
 
-func stateCounter(s probe.Value) int { return int(s >> 8) }
+func stateCounter(s probe.Value) int { return int(s >> valueBits) }
 
 // littleEndian says how two uint16 states share one uint32 word.
 var littleEndian = func() bool {
@@ -106,12 +117,19 @@ func loadFour(states []probe.Value, i uint64) uint64 {
 }
 
 // mayHoldCode reports whether any of the four states packed in w has the
-// value code in its low byte (a byte-wise zero test on w XOR code;
-// exact for zero bytes, never misses one).
+// value code in its value bits: a lane-wise zero test on w XOR code
+// (lanes of 16 bits, the 9 value bits kept). It never misses a match; a
+// lane above a matching one may also look like a match, which only costs
+// the caller a closer look.
 func mayHoldCode(w uint64, code probe.Value) bool {
-	const lowBytes = 0x00ff00ff00ff00ff
-	x := (w ^ uint64(code)*0x0001000100010001) & lowBytes
-	// A byte of x is zero iff the code matched; (x - 1) borrows into bit 8
-	// of that lane only from a zero lane.
-	return (x-0x0001000100010001)&^x&0x0100010001000100 != 0
+	const (
+		ones       = 0x0001000100010001
+		valueLanes = valueMask * ones
+		highBits   = 0x8000800080008000
+	)
+	x := (w ^ uint64(code)*ones) & valueLanes
+	// A lane of x is zero iff the code matched; x − 1 sets bit 15 of that
+	// lane, and of no lane that holds at most 9 bits unless a borrow came
+	// from a zero lane below.
+	return (x-ones)&^x&highBits != 0
 }
