@@ -48,7 +48,7 @@ var ErrTooManyMoves = errors.New("more than 63 quiet moves in one position")
 // generator holds the state of one generation.
 type generator struct {
 	space   *index.Space
-	subs    *subTables
+	subs    captureValues
 	states  [2][]probe.Value
 	present presence
 	opts    Options
@@ -59,9 +59,22 @@ type generator struct {
 	tooManyMoves atomic.Bool
 }
 
-// Generate solves material m (canonical, pawnless, more than two pieces),
-// reading the sub-tables it needs from src.
+// Generate solves material m (canonical, pawnless, more than two pieces)
+// for distance to mate, reading the sub-tables it needs from src.
 func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Table, error) {
+	space, err := newSpace(m)
+	if err != nil {
+		return nil, err
+	}
+	subs, err := loadSubTables(m, src)
+	if err != nil {
+		return nil, err
+	}
+	return generate(ctx, space, subs, opts)
+}
+
+// newSpace returns the index of a material that has a table.
+func newSpace(m tb.Material) (*index.Space, error) {
 	space, err := index.New(m)
 	if err != nil {
 		return nil, err
@@ -69,10 +82,13 @@ func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Ta
 	if m.Pieces() < 3 {
 		return nil, fmt.Errorf("generate %s: KvK is a draw and has no table", m)
 	}
-	subs, err := loadSubTables(m, src)
-	if err != nil {
-		return nil, err
-	}
+	return space, nil
+}
+
+// generate runs the retrograde analysis of a space with captures resolved
+// by subs: the metric is whatever subs makes of a capture.
+func generate(ctx context.Context, space *index.Space, subs captureValues, opts Options) (*Table, error) {
+	m := space.Material()
 	g := &generator{space: space, subs: subs, opts: opts}
 	for side := range g.states {
 		g.states[side] = make([]probe.Value, space.Size())

@@ -21,11 +21,20 @@ func (t *Table) Material() tb.Material { return t.Space.Material() }
 // asked for: it is a draw).
 type Source func(m tb.Material) (*Table, error)
 
-// subTables resolves captures: for each colour and type of captured piece,
-// the sub-table it leads to and whether its colours are swapped.
+// captureValues resolves captures: the value of the position after capture
+// m in p (which takes a piece of colour c and type t), for the side to move
+// there, in the metric being generated.
+type captureValues interface {
+	value(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) probe.Value
+}
+
+// subTables resolves captures for DTM: for each colour and type of
+// captured piece, the sub-table it leads to and whether its colours are
+// swapped.
 type subTables struct {
 	table [2][tb.Met + 1]*Table // nil: KvK or no such piece
 	flip  [2][tb.Met + 1]bool
+	after [2][tb.Met + 1]tb.Material // the material left, as on the board
 }
 
 func loadSubTables(m tb.Material, src Source) (*subTables, error) {
@@ -39,6 +48,7 @@ func loadSubTables(m tb.Material, src Source) (*subTables, error) {
 			sub.Counts[c][t]--
 			canon, flip := sub.Canonical()
 			st.flip[c][t] = flip
+			st.after[c][t] = sub
 			if canon.Pieces() == 2 {
 				continue
 			}

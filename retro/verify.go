@@ -34,11 +34,16 @@ func (e *MismatchError) Error() string {
 // the full encoding. Progress, if set in opts, is reported under
 // the stage "verify".
 func Verify(ctx context.Context, table *Table, src Source, opts Options) error {
-	space := table.Space
-	subs, err := loadSubTables(space.Material(), src)
+	subs, err := loadSubTables(table.Material(), src)
 	if err != nil {
 		return err
 	}
+	return verify(ctx, table, subs, opts)
+}
+
+// verify checks table with captures resolved by subs.
+func verify(ctx context.Context, table *Table, subs captureValues, opts Options) error {
+	space := table.Space
 	g := &generator{space: space, opts: opts}
 	var (
 		count    atomic.Int64
@@ -46,7 +51,7 @@ func Verify(ctx context.Context, table *Table, src Source, opts Options) error {
 		first    *MismatchError
 		material = space.Material()
 	)
-	err = g.parallel(ctx, "verify", 0, func(side tb.Color, k int) {
+	err := g.parallel(ctx, "verify", 0, func(side tb.Color, k int) {
 		var moves tb.MoveList
 		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
@@ -74,7 +79,7 @@ func Verify(ctx context.Context, table *Table, src Source, opts Options) error {
 
 // oneMoveValue returns the value of p (index i, king pair k) from the
 // values of its successors.
-func oneMoveValue(table *Table, subs *subTables, p *tb.Position, i uint64, k int, moves []tb.Move) probe.Value {
+func oneMoveValue(table *Table, subs captureValues, p *tb.Position, i uint64, k int, moves []tb.Move) probe.Value {
 	if len(moves) == 0 {
 		if p.InCheck(p.Side) {
 			return probe.Loss(0)

@@ -1,0 +1,134 @@
+package retro
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+)
+
+// # Board's honour: DTB
+//
+// While both sides have pieces, Makruk's board's-honour count runs: limit
+// r.BoardPlies, starting at 0, not reset by captures. When a capture leaves
+// one side bare, a fresh pieces'-honour count replaces it. DTB is the
+// minimax distance in plies to a goal that wins inside the count:
+//
+//   - checkmate (as in DTM), or
+//   - a capture that bares the opponent into a position the capturer mates
+//     inside the fresh pieces' count: DTM ≤ r.MatingPlies(fresh count).
+//
+// A capture that bares the opponent into anything else is a draw (the bare
+// side cannot mate, and the count will not let the other side); a capture
+// that bares no one continues the same count, so its value is the
+// sub-table's DTB. The retrograde analysis is the one of DTM (seed,
+// iterate) with captures resolved this way. A position wins inside a board
+// count at ply c iff DTB ≤ r.MatingPlies(count); DTB wins are DTM wins, and
+// a DTM win that is a DTB draw is a win only the count takes away (each
+// goal is a mate the winner can force, but not every forced mate passes
+// through a goal).
+
+// HasBoardHonour reports whether a material has a board's-honour count,
+// and so a DTB table: both sides have pieces besides the king.
+func HasBoardHonour(m tb.Material) bool {
+	return m.SidePieces(tb.White) > 0 && m.SidePieces(tb.Black) > 0
+}
+
+// boardCaptures resolves captures for DTB under rules: subs holds the DTM
+// tables of the materials where one side is bare and the DTB tables of the
+// others.
+type boardCaptures struct {
+	subs  *subTables
+	rules *tb.Rules
+}
+
+func (b *boardCaptures) value(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) probe.Value {
+	v := b.subs.value(p, m, c, t)
+	after := b.subs.after[c][t]
+	if HasBoardHonour(after) {
+		return v // the board count goes on: the sub-table's DTB
+	}
+	// The capture bared side c, to move now under a fresh pieces' count
+	// (or KvK, which draws).
+	if !v.IsLoss() {
+		return probe.Draw
+	}
+	count := b.rules.FreshCountFor(after, c)
+	if count.Kind == tb.NoCountKind || v.Plies() <= b.rules.MatingPlies(count) {
+		return probe.Loss(0) // the goal: a win inside the fresh count
+	}
+	return probe.Draw
+}
+
+// boardSource returns the tables a DTB generation of a material reads: the
+// DTM table of a sub-material where one side is bare, the DTB table
+// (rules r) of any other.
+func boardSource(dtm, dtb Source) Source {
+	return func(m tb.Material) (*Table, error) {
+		if HasBoardHonour(m) {
+			return dtb(m)
+		}
+		return dtm(m)
+	}
+}
+
+func loadBoardCaptures(m tb.Material, r *tb.Rules, dtm, dtb Source) (*boardCaptures, error) {
+	if !HasBoardHonour(m) {
+		return nil, fmt.Errorf("%s: one side is bare, so no board's honour and no DTB", m)
+	}
+	if r.BoardPlies <= 0 {
+		return nil, fmt.Errorf("rules %s have no board's honour, so no DTB", r.Name)
+	}
+	subs, err := loadSubTables(m, boardSource(dtm, dtb))
+	if err != nil {
+		return nil, err
+	}
+	return &boardCaptures{subs: subs, rules: r}, nil
+}
+
+// GenerateDTB solves material m (canonical, both sides with pieces) for
+// DTB under rules r. dtm gives the DTM tables of the sub-materials where
+// one side is bare, dtb the DTB tables (same rules) of the others.
+func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Source, opts Options) (*Table, error) {
+	space, err := newSpace(m)
+	if err != nil {
+		return nil, err
+	}
+	subs, err := loadBoardCaptures(m, r, dtm, dtb)
+	if err != nil {
+		return nil, err
+	}
+	return generate(ctx, space, subs, opts)
+}
+
+// VerifyDTB checks a DTB table as Verify checks a DTM table: every stored
+// value against a one-ply search over its successors, captures resolved by
+// the DTM and DTB sub-tables as in GenerateDTB.
+func VerifyDTB(ctx context.Context, table *Table, r *tb.Rules, dtm, dtb Source, opts Options) error {
+	subs, err := loadBoardCaptures(table.Material(), r, dtm, dtb)
+	if err != nil {
+		return err
+	}
+	return verify(ctx, table, subs, opts)
+}
+
+// BoardDependencies returns the materials whose DTB tables must exist
+// before m's (in generation order, m last), and every material whose DTM
+// table the DTB generation of any of them reads.
+func BoardDependencies(m tb.Material) (dtb, dtm []tb.Material) {
+	seenDTM := map[tb.Material]bool{}
+	for _, x := range Dependencies(m) {
+		if !HasBoardHonour(x) {
+			continue
+		}
+		dtb = append(dtb, x)
+		for _, sub := range x.Captures() {
+			if canon, _ := sub.Canonical(); !HasBoardHonour(canon) && canon.Pieces() > 2 && !seenDTM[canon] {
+				seenDTM[canon] = true
+				dtm = append(dtm, canon)
+			}
+		}
+	}
+	return dtb, dtm
+}

@@ -1,0 +1,138 @@
+package retro
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/stretchr/testify/require"
+)
+
+// boardSources keeps DTB tables per profile, solved on demand.
+var (
+	boardMu     sync.Mutex
+	boardSolved = map[string]map[tb.Material]*Table{}
+)
+
+func solveDTB(t testing.TB, name string, r *tb.Rules) *Table {
+	t.Helper()
+	var get Source
+	get = func(m tb.Material) (*Table, error) {
+		boardMu.Lock()
+		table := boardSolved[r.Name][m]
+		boardMu.Unlock()
+		if table != nil {
+			return table, nil
+		}
+		table, err := GenerateDTB(context.Background(), m, r, shared.get, get, Options{})
+		if err != nil {
+			return nil, err
+		}
+		boardMu.Lock()
+		if boardSolved[r.Name] == nil {
+			boardSolved[r.Name] = map[tb.Material]*Table{}
+		}
+		boardSolved[r.Name][m] = table
+		boardMu.Unlock()
+		return table, nil
+	}
+	table, err := get(tb.MustParseMaterial(name))
+	require.NoError(t, err)
+	return table
+}
+
+// checkAgainstDTM asserts what DTB must be, position by position: a DTB win
+// is a DTM win (every goal leads to a forced mate), a DTB loss a DTM loss,
+// and checkmate is checkmate in both. DTB may be longer than DTM: the
+// quickest mate may pass through a capture into a pieces' ending too long
+// for its fresh count (KRvKN: n7/8/7R/8/8/8/8/K3k3 w, DTM 41, DTB 51). It
+// returns how many positions are wins or losses by DTM only.
+func checkAgainstDTM(t *testing.T, dtm, dtb *Table) (dtmOnly int) {
+	t.Helper()
+	for side := tb.White; side <= tb.Black; side++ {
+		for k := range dtm.Space.KingPairs() {
+			dtm.Space.Walk(k, side, func(i uint64, p *tb.Position) {
+				m, b := dtm.Values[side][i], dtb.Values[side][i]
+				switch {
+				case b.IsWin():
+					require.True(t, m.IsWin(), "%s: DTM %v, DTB %v", p.FEN(), m, b)
+				case b.IsLoss():
+					require.True(t, m.IsLoss(), "%s: DTM %v, DTB %v", p.FEN(), m, b)
+					require.Equal(t, m.Plies() == 0, b.Plies() == 0, "%s: DTM %v, DTB %v", p.FEN(), m, b)
+				case m.IsMate():
+					dtmOnly++
+				}
+			})
+		}
+	}
+	return dtmOnly
+}
+
+// TestDTBKRvKN: the rook side that takes the knight must then mate inside
+// a fresh one-rook count — thai: limit 32 plies, starting at 2 × 3 = 6
+// with the bare king to move, so the KRvK mate may take at most
+// 32 − 6 + 1 = 27 plies — and KRvK needs up to 32 with Black to move, so
+// some DTM wins are DTB draws.
+func TestDTBKRvKN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece DTB")
+	}
+	dtm := solve(t, "KRvKN")
+	dtb := solveDTB(t, "KRvKN", &tb.ThaiRules)
+	require.NoError(t, VerifyDTB(context.Background(), dtb, &tb.ThaiRules, shared.get, func(m tb.Material) (*Table, error) {
+		return solveDTB(t, m.String(), &tb.ThaiRules), nil
+	}, Options{}))
+	require.Positive(t, checkAgainstDTM(t, dtm, dtb), "some wins are wins only without the count")
+
+	// White takes the knight: Ra1xa8 leaves KRvK with Black to move, a
+	// goal iff its loss fits the 27 plies.
+	p, err := tb.ParseFEN("n7/8/8/8/3k4/8/8/R3K3 w - - 0 1")
+	require.NoError(t, err)
+	i, _ := dtb.Space.Index(&p)
+	q := p.Play(tb.NewMove(tb.NewSquare(0, 0), tb.NewSquare(0, 7)))
+	krk := solve(t, "KRvK")
+	j, _ := krk.Space.Index(&q)
+	after := krk.Values[tb.Black][j]
+	require.True(t, after.IsLoss())
+	if after.Plies() <= 27 {
+		require.Equal(t, probe.Win(1), dtb.Values[tb.White][i], "the capture reaches the goal")
+	} else {
+		require.NotEqual(t, probe.Win(1), dtb.Values[tb.White][i])
+	}
+}
+
+// The DTB of a table with a Khon (mirror symmetry only), under the
+// cambodian profile, verifies against its successors too.
+func TestDTBKSvKM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece DTB")
+	}
+	dtb := solveDTB(t, "KSvKM", &tb.CambodianRules)
+	require.NoError(t, VerifyDTB(context.Background(), dtb, &tb.CambodianRules, shared.get, func(m tb.Material) (*Table, error) {
+		return solveDTB(t, m.String(), &tb.CambodianRules), nil
+	}, Options{}))
+	checkAgainstDTM(t, solve(t, "KSvKM"), dtb)
+}
+
+func TestDTBErrors(t *testing.T) {
+	_, err := GenerateDTB(context.Background(), tb.MustParseMaterial("KRRvK"), &tb.ThaiRules, shared.get, shared.get, Options{})
+	require.ErrorContains(t, err, "one side is bare")
+	_, err = GenerateDTB(context.Background(), tb.MustParseMaterial("KRvKN"), &tb.ASEANRules, shared.get, shared.get, Options{})
+	require.ErrorContains(t, err, "no board's honour")
+}
+
+func TestBoardDependencies(t *testing.T) {
+	dtb, dtm := BoardDependencies(tb.MustParseMaterial("KRNvKR"))
+	names := func(ms []tb.Material) []string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.String())
+		}
+		return out
+	}
+	require.Equal(t, "KRNvKR", dtb[len(dtb)-1].String())
+	require.ElementsMatch(t, []string{"KRvKR", "KRvKN", "KRNvKR"}, names(dtb))
+	require.ElementsMatch(t, []string{"KRvK", "KNvK", "KRNvK"}, names(dtm))
+}
