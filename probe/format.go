@@ -21,19 +21,30 @@ type Metric uint8
 const (
 	// DTM is distance to mate in plies, for both sides to move.
 	DTM Metric = 1
+	// DTB is the board's-honour metric of one rule profile (Header.Rules):
+	// the distance in plies to mate or to a capture that bares the opponent
+	// into a win inside the fresh pieces' count (see package retro). Only
+	// materials with pieces on both sides have it.
+	DTB Metric = 2
 )
 
 // Extension returns the file name extension of the metric.
 func (m Metric) Extension() string {
-	if m == DTM {
+	switch m {
+	case DTM:
 		return ".mtbm"
+	case DTB:
+		return ".mtbb"
 	}
 	return ".unknown"
 }
 
 func (m Metric) String() string {
-	if m == DTM {
+	switch m {
+	case DTM:
 		return "dtm"
+	case DTB:
+		return "dtb"
 	}
 	return fmt.Sprintf("metric(%d)", uint8(m))
 }
@@ -57,8 +68,12 @@ type Header struct {
 	DataCRC     uint32
 }
 
-// FileName returns the table's file name, e.g. "KRvK.mtbm".
+// FileName returns the DTM table's file name, e.g. "KRvK.mtbm".
 func FileName(m tb.Material, metric Metric) string { return m.String() + metric.Extension() }
+
+// BoardFileName returns the name of the DTB table of m under a rule
+// profile, e.g. "KRvKN.thai.mtbb".
+func BoardFileName(m tb.Material, rules string) string { return m.String() + "." + rules + DTB.Extension() }
 
 // blocksPerSide returns ⌈Size / BlockSize⌉.
 func (h *Header) blocksPerSide() int {

@@ -116,7 +116,7 @@ func (t *File) readHeader(size int64) error {
 		return fmt.Errorf("%s: format version %d, this reader knows %d: %w", t.name, v, Version, ErrUnsupported)
 	}
 	h.Metric = Metric(c.u8())
-	if h.Metric != DTM {
+	if h.Metric != DTM && h.Metric != DTB {
 		return fmt.Errorf("%s: metric %d: %w", t.name, h.Metric, ErrUnsupported)
 	}
 	h.Width = c.u8()
@@ -130,7 +130,11 @@ func (t *File) readHeader(size int64) error {
 		return t.corrupt(int64(nameOff), "bad material name %q", name)
 	}
 	h.Material = m
+	rulesOff := c.off
 	h.Rules = string(c.bytes(c.u8()))
+	if (h.Metric == DTB) != (h.Rules != "") && !c.bad {
+		return t.corrupt(int64(rulesOff), "%s table with rules %q", h.Metric, h.Rules)
+	}
 	h.Symmetries = c.u8()
 	h.KingPairs = int(c.u32())
 	h.PerKingPair = c.u64()

@@ -54,7 +54,14 @@ type Tables struct {
 	maxPiece int
 
 	mu    sync.Mutex
-	files map[tb.Material]*lazyFile
+	files map[tableKey]*lazyFile
+}
+
+// tableKey names a table of the directory: a DTM table (rules "") or the
+// DTB table of a rule profile.
+type tableKey struct {
+	material tb.Material
+	rules    string
 }
 
 type lazyFile struct {
@@ -73,7 +80,7 @@ func Open(dir string, opts ...Option) (*Tables, error) {
 	if dir == "" {
 		dir = "data"
 	}
-	t := &Tables{dir: dir, files: map[tb.Material]*lazyFile{}}
+	t := &Tables{dir: dir, files: map[tableKey]*lazyFile{}}
 	for _, o := range opts {
 		if err := o(t); err != nil {
 			return nil, err
@@ -87,18 +94,36 @@ func Open(dir string, opts ...Option) (*Tables, error) {
 		return nil, fmt.Errorf("open tables: %w", err)
 	}
 	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), DTM.Extension())
+		key, ok := parseTableName(e.Name())
 		if !ok || e.IsDir() {
 			continue
 		}
-		m, err := tb.ParseMaterial(name)
-		if err != nil || !m.IsCanonical() || m.HasPawns() {
-			continue
+		t.files[key] = &lazyFile{path: filepath.Join(dir, e.Name())}
+		if key.rules == "" {
+			t.maxPiece = max(t.maxPiece, key.material.Pieces())
 		}
-		t.files[m] = &lazyFile{path: filepath.Join(dir, e.Name())}
-		t.maxPiece = max(t.maxPiece, m.Pieces())
 	}
 	return t, nil
+}
+
+// parseTableName reads "KRvKN.mtbm" (DTM) or "KRvKN.thai.mtbb" (DTB).
+func parseTableName(name string) (tableKey, bool) {
+	var key tableKey
+	if base, ok := strings.CutSuffix(name, DTB.Extension()); ok {
+		i := strings.LastIndexByte(base, '.')
+		if i < 0 || i == len(base)-1 {
+			return key, false
+		}
+		name, key.rules = base[:i], base[i+1:]
+	} else if name, ok = strings.CutSuffix(name, DTM.Extension()); !ok {
+		return key, false
+	}
+	m, err := tb.ParseMaterial(name)
+	if err != nil || !m.IsCanonical() || m.HasPawns() {
+		return key, false
+	}
+	key.material = m
+	return key, true
 }
 
 // Dir returns the table directory.
@@ -126,10 +151,12 @@ func (t *Tables) Close() error {
 	return first
 }
 
-// file returns the open table of a canonical material.
-func (t *Tables) file(m tb.Material) (*File, error) {
+// open returns an open table; a *MissingError if it is not in the
+// directory.
+func (t *Tables) open(key tableKey) (*File, error) {
+	m := key.material
 	t.mu.Lock()
-	lf, ok := t.files[m]
+	lf, ok := t.files[key]
 	t.mu.Unlock()
 	if !ok {
 		return nil, &MissingError{Material: m.String(), Dir: t.dir}
@@ -139,8 +166,49 @@ func (t *Tables) file(m tb.Material) (*File, error) {
 		if errors.Is(lf.err, fs.ErrNotExist) {
 			lf.err = &MissingError{Material: m.String(), Dir: t.dir}
 		}
+		if lf.err != nil {
+			return
+		}
+		h := &lf.file.Header
+		want := DTM
+		if key.rules != "" {
+			want = DTB
+		}
+		if h.Material != m || h.Metric != want || h.Rules != key.rules {
+			lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s table of %s (rules %q), not what its name says", h.Metric, h.Material, h.Rules)}
+		}
 	})
 	return lf.file, lf.err
+}
+
+// value returns the value of the legal position p in the table of key's
+// metric and rules (the material is p's, canonical).
+func (t *Tables) value(p *tb.Position, rules string) (Value, error) {
+	q, _ := index.Canonical(p)
+	f, err := t.open(tableKey{tb.MaterialOf(&q), rules})
+	if err != nil {
+		return 0, err
+	}
+	i, ok := f.Space.Index(&q)
+	if !ok {
+		return 0, &PositionError{FEN: p.FEN(), Err: ErrIllegal}
+	}
+	return t.lookup(f, q.Side, i)
+}
+
+// BoardValue returns the DTB value (rules profile) of a legal pawnless
+// position with pieces on both sides, from the side to move's point of
+// view, and false when the directory has no DTB table for it.
+func (t *Tables) BoardValue(p *tb.Position, rules string) (Value, bool, error) {
+	q, _ := index.Canonical(p)
+	t.mu.Lock()
+	_, ok := t.files[tableKey{tb.MaterialOf(&q), rules}]
+	t.mu.Unlock()
+	if !ok {
+		return 0, false, nil
+	}
+	v, err := t.value(p, rules)
+	return v, err == nil, err
 }
 
 // lookup returns the stored value of index i for side in f.
@@ -174,15 +242,5 @@ func (t *Tables) Value(p *tb.Position) (Value, error) {
 	if err := p.Validate(); err != nil {
 		return 0, &PositionError{FEN: p.FEN(), Err: ErrIllegal}
 	}
-	q, _ := index.Canonical(p)
-	canon := tb.MaterialOf(&q)
-	f, err := t.file(canon)
-	if err != nil {
-		return 0, err
-	}
-	i, ok := f.Space.Index(&q)
-	if !ok {
-		return 0, &PositionError{FEN: p.FEN(), Err: ErrIllegal}
-	}
-	return t.lookup(f, q.Side, i)
+	return t.value(p, "")
 }

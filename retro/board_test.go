@@ -136,3 +136,27 @@ func TestBoardDependencies(t *testing.T) {
 	require.ElementsMatch(t, []string{"KRvKR", "KRvKN", "KRNvKR"}, names(dtb))
 	require.ElementsMatch(t, []string{"KRvK", "KNvK", "KRNvK"}, names(dtm))
 }
+
+// BoardCounts and the plain DTM statistics agree on what is decided, and
+// under thai rules some KRvKN wins are count draws: a fresh board count
+// leaves 129 plies, but the one-rook count after the knight falls leaves
+// only 27.
+func TestBoardCountsKRvKN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece DTB")
+	}
+	dtm := solve(t, "KRvKN")
+	dtb := solveDTB(t, "KRvKN", &tb.ThaiRules)
+	st, err := ComputeStats(context.Background(), dtm, Options{})
+	require.NoError(t, err)
+	counts, err := BoardCounts(context.Background(), dtm, dtb, &tb.ThaiRules, Options{})
+	require.NoError(t, err)
+	for _, side := range []string{"w", "b"} {
+		s, c := st.Sides[side], counts[side]
+		require.Equal(t, s.Wins(), c.Win+c.CursedWin, side)
+		require.Equal(t, s.Losses(), c.Loss+c.BlessedLoss, side)
+		require.Equal(t, s.Draw, c.Draw, side)
+	}
+	require.Positive(t, counts["w"].CursedWin)
+	require.Positive(t, counts["w"].Win)
+}

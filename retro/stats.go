@@ -2,6 +2,7 @@ package retro
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	"github.com/makruktb/makruktb/probe"
@@ -49,8 +50,8 @@ type Stats struct {
 
 // CountStats counts positions by category under a fresh honour count, from
 // the side to move's point of view. Unknown counts the wins and losses of
-// board's honour whose mate does not fit the count: deciding them needs
-// the board's-honour (DTB) tables.
+// board's honour when ComputeStats had no DTB table: deciding them needs it
+// (BoardCounts).
 type CountStats struct {
 	Win         uint64 `json:"win"`
 	CursedWin   uint64 `json:"cursed_win"`
@@ -84,6 +85,55 @@ func countStats(s SideStats, m tb.Material, side tb.Color, r *tb.Rules) CountSta
 	add(s.Win)
 	add(s.Loss)
 	return cs
+}
+
+// BoardCounts classifies the positions of a material with pieces on both
+// sides under a fresh board's-honour count of rules r (count at ply 0),
+// from its DTM and DTB tables: full board, every legal placement once.
+func BoardCounts(ctx context.Context, dtm, dtb *Table, r *tb.Rules, opts Options) (map[string]CountStats, error) {
+	space := dtm.Space
+	if dtb.Space.Material() != space.Material() {
+		return nil, fmt.Errorf("DTB table of %s given for %s", dtb.Material(), dtm.Material())
+	}
+	parts := make([][2]CountStats, space.KingPairs())
+	g := &generator{space: space, opts: opts}
+	m := space.Material()
+	err := g.parallel(ctx, "stats", 0, func(side tb.Color, k int) {
+		cs := &parts[k][side]
+		c := r.FreshCountFor(m, side)
+		space.Walk(k, side, func(i uint64, p *tb.Position) {
+			n := uint64(space.Multiplicity(p))
+			switch probe.JudgeBoard(dtm.Values[side][i], dtb.Values[side][i], c, r).Category {
+			case probe.CategoryWin:
+				cs.Win += n
+			case probe.CategoryCursedWin:
+				cs.CursedWin += n
+			case probe.CategoryDraw:
+				cs.Draw += n
+			case probe.CategoryBlessedLoss:
+				cs.BlessedLoss += n
+			case probe.CategoryLoss:
+				cs.Loss += n
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]CountStats{}
+	for side := tb.White; side <= tb.Black; side++ {
+		var total CountStats
+		for k := range parts {
+			c := parts[k][side]
+			total.Win += c.Win
+			total.CursedWin += c.CursedWin
+			total.Draw += c.Draw
+			total.BlessedLoss += c.BlessedLoss
+			total.Loss += c.Loss
+		}
+		out[side.String()] = total
+	}
+	return out, nil
 }
 
 // longestPerSide is how many longest wins Stats lists per side to move.

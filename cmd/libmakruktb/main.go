@@ -249,11 +249,11 @@ func mtb_probe_wdl(h C.mtb_tables, cp *C.mtb_position, rulesID C.int) (s status)
 	if s != C.MTB_OK {
 		return s
 	}
-	v, err := t.Value(&p)
+	j, err := t.Judge(&p, r)
 	if err != nil {
 		return failErr(err)
 	}
-	return C.int(categoryCode(probe.Judge(v, r.CountOf(&p), r).Category))
+	return C.int(categoryCode(j.Category))
 }
 
 //export mtb_probe_root
@@ -317,16 +317,15 @@ func probeRoot(name string, h C.mtb_tables, p *tb.Position, rulesID C.int, value
 	if r == nil {
 		return s
 	}
-	v, err := t.Value(p)
+	j, err := t.Judge(p, r)
 	if err != nil {
 		return failErr(err)
 	}
-	results, err := t.Moves(p)
+	judged, err := t.JudgedMoves(p, r)
 	if err != nil {
 		return failErr(err)
 	}
-	count := r.CountOf(p)
-	j := probe.Judge(v, count, r)
+	v, count := j.Value, j.Count
 	*value = C.mtb_value{
 		result: categoryCode(j.Category), wdl: C.int32_t(v.WDL()), plies: pliesOf(v), exact: 0,
 	}
@@ -337,23 +336,22 @@ func probeRoot(name string, h C.mtb_tables, p *tb.Position, rulesID C.int, value
 		value.count_limit, value.count_ply = C.int32_t(count.Limit), C.int32_t(count.Ply)
 	}
 
-	judged := probe.JudgeMoves(p, count, results, r)
 	*best = C.mtb_move{from: -1, to: -1, result: categoryCode(j.Category), wdl: C.int32_t(v.WDL()), plies: pliesOf(v)}
 	if i := probe.BestJudged(judged); i >= 0 {
-		*best = moveOf(judged[i], results[i])
+		*best = moveOf(judged[i])
 	}
 	if moves != nil {
 		out := unsafe.Slice(moves, int(movesCap))
 		for i := range min(len(out), len(judged)) {
-			out[i] = moveOf(judged[i], results[i])
+			out[i] = moveOf(judged[i])
 		}
 		*nMoves = C.int(len(judged))
 	}
 	return C.MTB_OK
 }
 
-func moveOf(j probe.JudgedMove, r probe.MoveResult) C.mtb_move {
-	v := r.ForMover()
+func moveOf(j probe.JudgedMove) C.mtb_move {
+	v := j.After.Value.Negate()
 	return C.mtb_move{
 		from: C.int32_t(j.Move.From()), to: C.int32_t(j.Move.To()),
 		result: categoryCode(j.After.Category.Opposite()), wdl: C.int32_t(v.WDL()), plies: pliesOf(v),

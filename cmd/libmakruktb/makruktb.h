@@ -90,7 +90,8 @@ typedef struct {
     int32_t wdl;    /* -1 loss, 0 draw, 1 win: the plain result without a count */
     int32_t plies;  /* distance to mate in plies (0: checkmated), -1 for a draw */
     int32_t exact;  /* 0 when result is the plain result because a board's-honour
-                       count needs tables not generated yet; 1 otherwise */
+                       count needs a DTB table that is not in the directory;
+                       1 otherwise */
     int32_t count_limit, count_ply; /* the count in force (0, 0 when none) */
 } mtb_value;
 

@@ -30,7 +30,10 @@ means the count starts now.`,
 				return err
 			}
 			defer pr.tables.Close()
-			j := probe.Judge(pr.value, pr.rules.CountOf(&pr.pos), &pr.rules)
+			j, err := pr.tables.Judge(&pr.pos, &pr.rules)
+			if err != nil {
+				return err
+			}
 			writeVerdict(cmd.OutOrStdout(), &pr.pos, j, &pr.rules)
 			return nil
 		},
@@ -90,18 +93,17 @@ func writeVerdict(w io.Writer, pos *tb.Position, j probe.Judgement, r *tb.Rules)
 		head += "; board's honour"
 	}
 	left := r.MatingPlies(c) - 1
-	fmt.Fprintf(w, "%s, limit %s, count at ply %d → %s left (%s rules) → ", head, plies(c.Limit), c.Ply, countPlies(max(left, 0)), r.Name)
-	switch {
-	case j.Category == probe.CategoryWin || j.Category == probe.CategoryLoss:
-		if j.Exact {
-			fmt.Fprintf(w, "%s WINS within the count\n", winner.Name())
-		} else {
-			fmt.Fprintf(w, "%s wins by mate within the count\n", winner.Name())
-		}
-	case j.Category == probe.CategoryCursedWin || j.Category == probe.CategoryBlessedLoss:
-		fmt.Fprintf(w, "DRAW by the count (%s)\n", j.Category)
+	fmt.Fprintf(w, "%s, limit %s, count at ply %d → %s left", head, plies(c.Limit), c.Ply, countPlies(max(left, 0)))
+	if j.DTB.IsMate() {
+		fmt.Fprintf(w, "; mate or a winning capture of the last piece in %s", countPlies(j.DTB.Plies()))
 	}
-	if !j.Exact {
-		fmt.Fprintln(w, "the mate does not fit in the count; whether a capture into a fresh pieces' count wins in time needs the board's-honour (DTB) tables, not generated yet")
+	fmt.Fprintf(w, " (%s rules) → ", r.Name)
+	switch {
+	case !j.Exact:
+		fmt.Fprintf(w, "cannot tell without the board's-honour table %s (makruktb gen makes it)\n", probe.BoardFileName(tb.MaterialOf(pos), r.Name))
+	case j.Category == probe.CategoryWin || j.Category == probe.CategoryLoss:
+		fmt.Fprintf(w, "%s WINS within the count\n", winner.Name())
+	default:
+		fmt.Fprintf(w, "DRAW by the count (%s)\n", j.Category)
 	}
 }

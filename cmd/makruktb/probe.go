@@ -102,11 +102,10 @@ func newProbeCommand() *cobra.Command {
 				return err
 			}
 			defer pr.tables.Close()
-			moves, err := pr.tables.Moves(&pr.pos)
+			judged, err := judgePosition(pr.tables, &pr.pos, &pr.rules)
 			if err != nil {
 				return err
 			}
-			judged := judgeMoves(&pr.pos, pr.value, moves, &pr.rules)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), newProbeJSON(&pr.pos, judged, &pr.rules))
 			}
@@ -126,9 +125,14 @@ type judgedProbe struct {
 	moves    []probe.JudgedMove
 }
 
-func judgeMoves(pos *tb.Position, v probe.Value, moves []probe.MoveResult, r *tb.Rules) judgedProbe {
-	c := r.CountOf(pos)
-	return judgedProbe{position: probe.Judge(v, c, r), moves: probe.JudgeMoves(pos, c, moves, r)}
+// judgePosition judges pos and its moves under rules r.
+func judgePosition(t *probe.Tables, pos *tb.Position, r *tb.Rules) (judgedProbe, error) {
+	j, err := t.Judge(pos, r)
+	if err != nil {
+		return judgedProbe{}, err
+	}
+	moves, err := t.JudgedMoves(pos, r)
+	return judgedProbe{position: j, moves: moves}, err
 }
 
 func newProbeJSON(pos *tb.Position, j judgedProbe, r *tb.Rules) probeJSON {
@@ -235,7 +239,11 @@ func newLineCommand() *cobra.Command {
 				return err
 			}
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), verdict(pos.Side, v), probe.Judge(v, rules.CountOf(&pos), &rules).Category, rules.Name)
+			start, err := tables.Judge(&pos, &rules)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), verdict(pos.Side, v), start.Category, rules.Name)
 			writeBoard(out, &pos, ascii)
 			cur := pos
 			for i, m := range line {

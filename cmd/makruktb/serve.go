@@ -245,15 +245,11 @@ func (s *server) probe(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	v, err := s.tables.Value(&pos)
+	judged, err := judgePosition(s.tables, &pos, &rules)
 	if err != nil {
 		return response{}, err
 	}
-	moves, err := s.tables.Moves(&pos)
-	if err != nil {
-		return response{}, err
-	}
-	return jsonResponse(newProbeJSON(&pos, judgeMoves(&pos, v, moves, &rules), &rules))
+	return jsonResponse(newProbeJSON(&pos, judged, &rules))
 }
 
 // lineJSON is the count-aware optimal line: the start as probe gives it,
@@ -276,7 +272,7 @@ func (s *server) line(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	v, err := s.tables.Value(&pos)
+	j, err := s.tables.Judge(&pos, &rules)
 	if err != nil {
 		return response{}, err
 	}
@@ -284,7 +280,7 @@ func (s *server) line(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	start := newProbeJSON(&pos, judgedProbe{position: probe.Judge(v, rules.CountOf(&pos), &rules)}, &rules)
+	start := newProbeJSON(&pos, judgedProbe{position: j}, &rules)
 	start.Moves = nil
 	doc := lineJSON{Start: start, Moves: []stepJSON{}}
 	cur := pos
