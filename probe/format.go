@@ -73,7 +73,9 @@ func FileName(m tb.Material, metric Metric) string { return m.String() + metric.
 
 // BoardFileName returns the name of the DTB table of m under a rule
 // profile, e.g. "KRvKN.thai.mtbb".
-func BoardFileName(m tb.Material, rules string) string { return m.String() + "." + rules + DTB.Extension() }
+func BoardFileName(m tb.Material, rules string) string {
+	return m.String() + "." + rules + DTB.Extension()
+}
 
 // blocksPerSide returns ⌈Size / BlockSize⌉.
 func (h *Header) blocksPerSide() int {
