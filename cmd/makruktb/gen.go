@@ -25,19 +25,21 @@ import (
 )
 
 func newGenCommand() *cobra.Command {
-	var dir string
+	var dir, dtbProfiles string
 	var threads, maxPieces int
 	var force bool
 	cmd := &cobra.Command{
-		Use:   "gen [--tables DIR] [--threads N] (--max-pieces N | MATERIAL...)",
-		Short: "Generate DTM tables (and every sub-table they need)",
-		Long: `Generate distance-to-mate tables by retrograde analysis. Every sub-table a
-material needs is generated first. Tables already present are kept, so a run
-that was interrupted continues with what is missing. Files are written
-atomically: an interrupted run never leaves a file that looks complete.`,
+		Use:   "gen [--tables DIR] [--threads N] [--dtb PROFILES] (--max-pieces N | MATERIAL...)",
+		Short: "Generate DTM tables and the board's-honour DTB tables (and every sub-table they need)",
+		Long: `Generate distance-to-mate (DTM) tables by retrograde analysis, and for
+every material with pieces on both sides its board's-honour (DTB) tables for
+the rule profiles named by --dtb. Every sub-table a material needs is
+generated first. Tables already present are kept, so a run that was
+interrupted continues with what is missing. Files are written atomically:
+an interrupted run never leaves a file that looks complete.`,
 		Example: `  makruktb gen --max-pieces 4
   makruktb gen KRRvKN
-  makruktb gen --tables /tmp/tb --threads 2 KRSvKN`,
+  makruktb gen --dtb none --tables /tmp/tb --threads 2 KRSvKN`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			targets, err := selectMaterials(maxPieces, args)
 			if err != nil {
@@ -46,37 +48,88 @@ atomically: an interrupted run never leaves a file that looks complete.`,
 			if threads < 0 {
 				return fmt.Errorf("--threads %d: must be positive", threads)
 			}
+			profiles, err := boardProfiles(dtbProfiles)
+			if err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return generateAll(ctx, cmd.OutOrStdout(), tableDir(dir), targets, threads, force)
+			return generateAll(ctx, cmd.OutOrStdout(), tableDir(dir), plan(targets, profiles), threads, force)
 		},
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().IntVar(&threads, "threads", 0, "worker threads (default: all cores)")
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "generate every pawnless table with up to N pieces")
 	cmd.Flags().BoolVar(&force, "force", false, "regenerate the named tables even if present")
+	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	return cmd
 }
 
+// boardProfiles reads the --dtb list: built-in profiles with a board's
+// honour.
+func boardProfiles(list string) ([]tb.Rules, error) {
+	var out []tb.Rules
+	if list == "none" || list == "" {
+		return nil, nil
+	}
+	for _, name := range strings.Split(list, ",") {
+		r, err := tb.LookupRules(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("--dtb: %w", err)
+		}
+		if r.BoardPlies <= 0 {
+			return nil, fmt.Errorf("--dtb: rules %s have no board's honour, so no DTB tables", r.Name)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// job is one table to generate: its id and, for DTB, its rules.
+type job struct {
+	id    tableID
+	rules *tb.Rules
+	// target: named on the command line (--force regenerates it).
+	target bool
+}
+
 // plan lists the tables to solve for targets, sub-tables first, without
-// repeats.
-func plan(targets []tb.Material) []tb.Material {
-	var out []tb.Material
+// repeats: every DTM table, then the DTB tables of each profile for the
+// materials with pieces on both sides (a DTB table needs the DTM tables of
+// its bare sub-materials and the DTB tables of the others, all earlier).
+func plan(targets []tb.Material, profiles []tb.Rules) []job {
+	var order []tb.Material
 	seen := map[tb.Material]bool{}
 	for _, t := range targets {
 		for _, m := range retro.Dependencies(t) {
 			if !seen[m] {
 				seen[m] = true
-				out = append(out, m)
+				order = append(order, m)
 			}
 		}
 	}
-	return out
+	isTarget := map[tb.Material]bool{}
+	for _, t := range targets {
+		canon, _ := t.Canonical()
+		isTarget[canon] = true
+	}
+	var jobs []job
+	for _, m := range order {
+		jobs = append(jobs, job{id: dtmID(m), target: isTarget[m]})
+	}
+	for _, m := range order {
+		for i := range profiles {
+			if retro.HasBoardHonour(m) {
+				jobs = append(jobs, job{id: tableID{m, profiles[i].Name}, rules: &profiles[i], target: isTarget[m]})
+			}
+		}
+	}
+	return jobs
 }
 
-// present reports whether a complete table file for m is in dir.
-func present(dir string, m tb.Material) bool {
-	f, err := probe.OpenFile(tablePath(dir, m))
+// present reports whether a complete table file is in dir.
+func present(dir string, id tableID) bool {
+	f, err := probe.OpenFile(id.path(dir))
 	if err != nil {
 		return false
 	}
@@ -84,32 +137,26 @@ func present(dir string, m tb.Material) bool {
 	return true
 }
 
-func generateAll(ctx context.Context, out io.Writer, dir string, targets []tb.Material, threads int, force bool) error {
+func generateAll(ctx context.Context, out io.Writer, dir string, jobs []job, threads int, force bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
-	}
-	forced := map[tb.Material]bool{}
-	if force {
-		for _, t := range targets {
-			forced[t] = true
-		}
 	}
 	// The value arrays are most of the heap and hold no pointers: collect
 	// garbage early rather than let the heap double past them.
 	debug.SetGCPercent(20)
 	cache := newTableCache(dir, 5)
 	var failed []string
-	for _, m := range plan(targets) {
-		if !forced[m] && present(dir, m) {
+	for _, j := range jobs {
+		if !(force && j.target) && present(dir, j.id) {
 			continue
 		}
-		if err := generateOne(ctx, out, dir, m, threads, cache); err != nil {
+		if err := generateOne(ctx, out, dir, j, threads, cache); err != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("interrupted during %s; a rerun continues from there", m)
+				return fmt.Errorf("interrupted during %s; a rerun continues from there", j.id)
 			}
 			// Keep going: tables that do not need this one can still be made.
 			fmt.Fprintf(os.Stderr, "makruktb: %v\n", err)
-			failed = append(failed, m.String())
+			failed = append(failed, j.id.String())
 		}
 	}
 	if len(failed) > 0 {
@@ -118,19 +165,29 @@ func generateAll(ctx context.Context, out io.Writer, dir string, targets []tb.Ma
 	return nil
 }
 
-func generateOne(ctx context.Context, out io.Writer, dir string, m tb.Material, threads int, cache *tableCache) error {
+func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads int, cache *tableCache) error {
 	start := time.Now()
-	bar := newBar(m.String())
-	table, err := retro.Generate(ctx, m, cache.get, retro.Options{Threads: threads, Progress: bar.update})
+	m := j.id.material
+	bar := newBar(j.id.String())
+	opts := retro.Options{Threads: threads, Progress: bar.update}
+	var table *retro.Table
+	var err error
+	metric := probe.DTM
+	if j.rules == nil {
+		table, err = retro.Generate(ctx, m, cache.get, opts)
+	} else {
+		metric = probe.DTB
+		table, err = retro.GenerateDTB(ctx, m, j.rules, cache.get, cache.board(j.rules.Name), opts)
+	}
 	bar.finish()
 	if err != nil {
-		return fmt.Errorf("generate %s: %w", m, err)
+		return fmt.Errorf("generate %s: %w", j.id, err)
 	}
-	path := tablePath(dir, m)
-	if err := probe.WriteFile(path, table.Space, probe.DTM, "", table.Values); err != nil {
+	path := j.id.path(dir)
+	if err := probe.WriteFile(path, table.Space, metric, j.id.rules, table.Values); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	cache.put(table)
+	cache.put(j.id, table)
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -139,12 +196,10 @@ func generateOne(ctx context.Context, out io.Writer, dir string, m tb.Material, 
 	if err != nil {
 		return err
 	}
-	row := summarise(table, info.Size(), time.Since(start))
-	st, err := retro.ComputeStats(ctx, table, retro.Options{Threads: threads})
-	if err != nil {
+	row := summarise(j.id, table, info.Size(), time.Since(start))
+	if row.countDraws, err = countDraws(ctx, dir, j, table, cache, threads); err != nil {
 		return err
 	}
-	row.countDraws = countDrawShare(st)
 	fmt.Fprintln(out, row.line())
 	if err := updateTableList(dir, row); err != nil {
 		return err
@@ -164,9 +219,43 @@ func generateOne(ctx context.Context, out io.Writer, dir string, m tb.Material, 
 	return writeChecksums(dir, sums)
 }
 
+// countDraws returns the count-draw cell of a freshly generated table:
+// for DTM, the share of wins a fresh thai count draws (pieces' honour, or
+// board's honour as far as DTM tells); for DTB, the share under its own
+// profile, which for thai also completes the DTM row of the material.
+func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cache *tableCache, threads int) (string, error) {
+	opts := retro.Options{Threads: threads}
+	if j.rules == nil {
+		st, err := retro.ComputeStats(ctx, table, opts)
+		if err != nil {
+			return "", err
+		}
+		return countDrawShare(st.Count[tb.ThaiRules.Name]), nil
+	}
+	dtm, err := cache.get(j.id.material)
+	if err != nil {
+		return "", err
+	}
+	counts, err := retro.BoardCounts(ctx, dtm, table, j.rules, opts)
+	if err != nil {
+		return "", err
+	}
+	share := countDrawShare(counts)
+	if j.rules.Name == tb.ThaiRules.Name {
+		name := j.id.material.String()
+		err = editTableList(dir, func(rows map[string]string) {
+			if row, ok := rows[name]; ok {
+				rows[name] = setCountDraws(row, share)
+			}
+		})
+	}
+	return share, err
+}
+
 // summary is one table's line in the gen output and in tables.md.
 type summary struct {
-	material          string
+	material          string // the table: "KRvKN" or "KRvKN.thai" (DTB)
+	dtb               bool
 	pieces            int
 	perSide           uint64
 	legal             uint64 // legal canonical positions, both sides
@@ -176,7 +265,7 @@ type summary struct {
 	countDraws        string        // share of wins drawn by a fresh thai count
 }
 
-func summarise(t *retro.Table, bytes int64, total time.Duration) summary {
+func summarise(id tableID, t *retro.Table, bytes int64, total time.Duration) summary {
 	var legal uint64
 	for side := range t.Values {
 		for _, v := range t.Values[side] {
@@ -186,7 +275,7 @@ func summarise(t *retro.Table, bytes int64, total time.Duration) summary {
 		}
 	}
 	return summary{
-		material: t.Material().String(), pieces: t.Material().Pieces(),
+		material: id.String(), dtb: id.rules != "", pieces: t.Material().Pieces(),
 		perSide: t.Space.Size(), legal: legal,
 		longestW: t.Longest(tb.White), longstB: t.Longest(tb.Black),
 		bytes: bytes, total: total,
@@ -203,8 +292,12 @@ func movesText(plies int) string {
 }
 
 func (s summary) line() string {
-	return fmt.Sprintf("%-8s %8.1fs  %13d positions  longest mate %3s moves (white to move) %3s (black)  %10s  %.3f bits/position  thai count-draws %s",
-		s.material, s.total.Seconds(), s.legal, movesText(s.longestW), movesText(s.longstB), humanBytes(s.bytes), s.bitsPerPosition(), s.countDraws)
+	longest, draws := "mate", "thai count-draws"
+	if s.dtb {
+		longest, draws = "goal", "count-draws"
+	}
+	return fmt.Sprintf("%-8s %8.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position  %s %s",
+		s.material, s.total.Seconds(), s.legal, longest, movesText(s.longestW), movesText(s.longstB), humanBytes(s.bytes), s.bitsPerPosition(), draws, s.countDraws)
 }
 
 func humanBytes(n int64) string {
@@ -227,10 +320,13 @@ const tableListHeader = `# Tables
 Written by ` + "`makruktb gen`" + `, one row per table as last generated (2-core machine).
 Positions: legal canonical positions, both sides to move. Longest: longest
 mate in moves for the side to move that wins, White (first-named side) / Black.
-Thai count-draws: of all wins (full board, both sides to move), the share
-that a fresh thai count turns into draws (cursed wins); "+N% DTB" is the
-share of board's-honour wins whose mate does not fit the count, which only
-the board's-honour (DTB) tables can decide.
+Thai count-draws: of all wins and losses (full board, both sides to move),
+the share that a fresh thai count turns into draws (cursed wins, blessed
+losses); with pieces on both sides it comes from the thai DTB table, and
+"+N% DTB" is the share still waiting for it. Rows "MATERIAL.PROFILE" are the
+board's-honour (DTB) tables: longest is the longest distance to the goal
+(mate, or a capture of the last piece into a win inside the fresh count),
+count-draws under that profile.
 
 | material | pieces | index per side | positions | longest w/b | file bytes | bits/position | time (s) | thai count-draws |
 |---|---|---|---|---|---|---|---|---|
@@ -241,12 +337,13 @@ func (s summary) row() string {
 		s.material, s.pieces, s.perSide, s.legal, movesText(s.longestW), movesText(s.longstB), s.bytes, s.bitsPerPosition(), s.total.Seconds(), s.countDraws)
 }
 
-// countDrawShare describes the share of wins that a fresh thai count
-// draws, from a table's statistics.
-func countDrawShare(st *retro.Stats) string {
+// countDrawShare describes the share of decided positions (wins and
+// losses, both sides to move) that a fresh count draws; "+N% DTB" is the
+// share of board's-honour results only a DTB table can judge.
+func countDrawShare(counts map[string]retro.CountStats) string {
 	var wins, cursed, unknown uint64
 	for _, side := range []string{"w", "b"} {
-		c := st.Count[tb.ThaiRules.Name][side]
+		c := counts[side]
 		wins += c.Win + c.CursedWin + c.Loss + c.BlessedLoss + c.Unknown
 		cursed += c.CursedWin + c.BlessedLoss
 		unknown += c.Unknown
@@ -296,11 +393,14 @@ func editTableList(dir string, edit func(rows map[string]string)) error {
 	for n := range rows {
 		names = append(names, n)
 	}
+	pieces := func(row string) int {
+		material, _, _ := strings.Cut(row, ".")
+		m, _ := tb.ParseMaterial(material)
+		return m.Pieces()
+	}
 	sort.Slice(names, func(i, j int) bool {
-		mi, _ := tb.ParseMaterial(names[i])
-		mj, _ := tb.ParseMaterial(names[j])
-		if mi.Pieces() != mj.Pieces() {
-			return mi.Pieces() < mj.Pieces()
+		if pi, pj := pieces(names[i]), pieces(names[j]); pi != pj {
+			return pi < pj
 		}
 		return names[i] < names[j]
 	})

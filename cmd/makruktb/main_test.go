@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,4 +137,60 @@ func TestCheck(t *testing.T) {
 	require.Contains(t, out, "White WINS within the count")
 	_, err = run(t, "check", "--rules", "chess", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
 	require.ErrorContains(t, err, "not a profile")
+}
+
+// TestBoardHonour generates KRvKN with its DTB tables and follows them
+// through verify, check, stats and the table list. The position
+// n7/8/7R/8/8/8/8/K3k3 w mates in 41 plies (DTM), but the quickest mate
+// takes the knight where the fresh one-rook count is too short: the thai
+// goal is 51 plies away. So it wins from a fresh board count (129 plies
+// for the goal) and draws from count ply 100 (29).
+func TestBoardHonour(t *testing.T) {
+	dir := t.TempDir()
+	out, err := run(t, "gen", "--tables", dir, "--dtb", "thai", "KRvKN")
+	require.NoError(t, err)
+	require.Contains(t, out, "KRvKN.thai")
+	require.NotContains(t, out, "cambodian")
+	list, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	require.NoError(t, err)
+	require.Contains(t, string(list), "| KRvKN.thai | 4 |")
+	require.NotContains(t, string(list), "DTB |", "the thai DTB table completes the KRvKN row")
+
+	out, err = run(t, "verify", "--tables", dir, "KRvKN")
+	require.NoError(t, err)
+	require.Contains(t, out, "KRvKN.thai ok")
+
+	const fen = "n7/8/7R/8/8/8/8/K3k3 w - "
+	out, err = run(t, "check", "--tables", dir, fen+"- 0 1")
+	require.NoError(t, err)
+	require.Contains(t, out, "winning capture of the last piece in 51 plies (thai rules) → White WINS within the count")
+	out, err = run(t, "check", "--tables", dir, fen+"128 100 1")
+	require.NoError(t, err)
+	require.Contains(t, out, "→ DRAW by the count (cursed-win)")
+	// No cambodian DTB table: the verdict says what is missing.
+	out, err = run(t, "check", "--rules", "cambodian", "--tables", dir, fen+"- 0 1")
+	require.NoError(t, err)
+	require.Contains(t, out, "cannot tell without the board's-honour table KRvKN.cambodian.mtbb")
+
+	out, err = run(t, "stats", "--json", "--tables", dir, "KRvKN")
+	require.NoError(t, err)
+	var st struct {
+		Count map[string]map[string]map[string]uint64
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &st))
+	thai := st.Count["thai"]["w"]
+	require.Zero(t, thai["unknown"])
+	require.Positive(t, thai["cursed_win"])
+	require.Equal(t, st.Count["none"]["w"]["win"], thai["win"]+thai["cursed_win"])
+	require.Positive(t, st.Count["cambodian"]["w"]["unknown"], "no cambodian DTB table")
+
+	// A damaged DTB table fails verify, naming it.
+	path := filepath.Join(dir, "KRvKN.thai.mtbb")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	data[len(data)-100] ^= 0x40
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	out, err = run(t, "verify", "--tables", dir, "KRvKN")
+	require.Error(t, err)
+	require.Contains(t, out, "KRvKN.thai FAILED")
 }

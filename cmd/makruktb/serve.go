@@ -310,11 +310,7 @@ func (s *server) tableStats(r *http.Request) (*retro.Stats, error) {
 	case <-r.Context().Done():
 		return nil, r.Context().Err()
 	}
-	table, err := loadTable(s.tables.Dir(), m)
-	if err != nil {
-		return nil, err
-	}
-	return retro.ComputeStats(r.Context(), table, retro.Options{})
+	return tableStats(r.Context(), s.tables.Dir(), m)
 }
 
 func (s *server) stats(r *http.Request) (response, error) {

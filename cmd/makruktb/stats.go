@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -32,11 +33,7 @@ mate distances and the longest wins. White is the first-named side.`,
 			if err != nil {
 				return err
 			}
-			table, err := loadTable(tableDir(dir), m)
-			if err != nil {
-				return err
-			}
-			st, err := retro.ComputeStats(cmd.Context(), table, retro.Options{})
+			st, err := tableStats(cmd.Context(), tableDir(dir), m)
 			if err != nil {
 				return err
 			}
@@ -76,15 +73,11 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 		return err
 	}
 	for _, m := range materials {
-		table, err := loadTable(dir, m)
+		st, err := tableStats(cmd.Context(), dir, m)
 		if err != nil {
 			return err
 		}
-		st, err := retro.ComputeStats(cmd.Context(), table, retro.Options{})
-		if err != nil {
-			return err
-		}
-		share := countDrawShare(st)
+		share := countDrawShare(st.Count[tb.ThaiRules.Name])
 		err = editTableList(dir, func(rows map[string]string) {
 			if row, ok := rows[m.String()]; ok {
 				rows[m.String()] = setCountDraws(row, share)
@@ -96,6 +89,34 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 		fmt.Fprintf(cmd.OutOrStdout(), "%-8s thai count-draws %s\n", m, share)
 	}
 	return nil
+}
+
+// tableStats computes the statistics of m's DTM table; where a DTB table of
+// a profile is in dir, the board's-honour counts of that profile come from
+// it.
+func tableStats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, error) {
+	table, err := loadTable(dir, m)
+	if err != nil {
+		return nil, err
+	}
+	st, err := retro.ComputeStats(ctx, table, retro.Options{})
+	if err != nil || !retro.HasBoardHonour(m) {
+		return st, err
+	}
+	for _, r := range tb.BuiltinRules() {
+		id := tableID{m, r.Name}
+		if r.BoardPlies <= 0 || !present(dir, id) {
+			continue
+		}
+		dtb, err := loadTableID(dir, id)
+		if err != nil {
+			return nil, err
+		}
+		if st.Count[r.Name], err = retro.BoardCounts(ctx, table, dtb, &r, retro.Options{}); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
 }
 
 func printStats(w io.Writer, st *retro.Stats) {

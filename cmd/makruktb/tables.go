@@ -99,21 +99,52 @@ func tablesInDir(dir string) ([]tb.Material, error) {
 	return out, nil
 }
 
-// tablePath returns the DTM file of m in dir.
-func tablePath(dir string, m tb.Material) string {
-	return filepath.Join(dir, probe.FileName(m, probe.DTM))
+// tableID names a table file: the DTM table of a material (rules "") or
+// its DTB table under a rule profile.
+type tableID struct {
+	material tb.Material
+	rules    string
 }
 
+func dtmID(m tb.Material) tableID { return tableID{material: m} }
+
+// fileName is e.g. "KRvKN.mtbm" or "KRvKN.thai.mtbb".
+func (id tableID) fileName() string {
+	if id.rules == "" {
+		return probe.FileName(id.material, probe.DTM)
+	}
+	return probe.BoardFileName(id.material, id.rules)
+}
+
+// String is e.g. "KRvKN" or "KRvKN.thai" (the row names of tables.md).
+func (id tableID) String() string {
+	if id.rules == "" {
+		return id.material.String()
+	}
+	return id.material.String() + "." + id.rules
+}
+
+func (id tableID) path(dir string) string { return filepath.Join(dir, id.fileName()) }
+
+// tablePath returns the DTM file of m in dir.
+func tablePath(dir string, m tb.Material) string { return dtmID(m).path(dir) }
+
 // loadTable reads a whole DTM table into memory.
-func loadTable(dir string, m tb.Material) (*retro.Table, error) {
-	f, err := probe.OpenFile(tablePath(dir, m))
+func loadTable(dir string, m tb.Material) (*retro.Table, error) { return loadTableID(dir, dtmID(m)) }
+
+// loadTableID reads a whole table into memory.
+func loadTableID(dir string, id tableID) (*retro.Table, error) {
+	f, err := probe.OpenFile(id.path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &probe.MissingError{Material: m.String(), Dir: dir}
+		return nil, &probe.MissingError{Material: id.String(), Dir: dir}
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if f.Header.Material != id.material || f.Header.Rules != id.rules {
+		return nil, &probe.CorruptError{File: id.path(dir), Reason: fmt.Sprintf("holds the %s table of %s (rules %q)", f.Header.Metric, f.Header.Material, f.Header.Rules)}
+	}
 	vals, err := f.LoadAll()
 	if err != nil {
 		return nil, err
@@ -127,34 +158,42 @@ type tableCache struct {
 	dir       string
 	keepBelow int
 	mu        sync.Mutex
-	tables    map[tb.Material]*retro.Table
+	tables    map[tableID]*retro.Table
 }
 
 func newTableCache(dir string, keepBelow int) *tableCache {
-	return &tableCache{dir: dir, keepBelow: keepBelow, tables: map[tb.Material]*retro.Table{}}
+	return &tableCache{dir: dir, keepBelow: keepBelow, tables: map[tableID]*retro.Table{}}
 }
 
-func (c *tableCache) get(m tb.Material) (*retro.Table, error) {
+// get returns the DTM table of m (a retro.Source).
+func (c *tableCache) get(m tb.Material) (*retro.Table, error) { return c.load(dtmID(m)) }
+
+// board returns the retro.Source of the DTB tables of a rule profile.
+func (c *tableCache) board(rules string) retro.Source {
+	return func(m tb.Material) (*retro.Table, error) { return c.load(tableID{m, rules}) }
+}
+
+func (c *tableCache) load(id tableID) (*retro.Table, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t, ok := c.tables[m]; ok {
+	if t, ok := c.tables[id]; ok {
 		return t, nil
 	}
-	t, err := loadTable(c.dir, m)
+	t, err := loadTableID(c.dir, id)
 	if err != nil {
 		return nil, err
 	}
-	if m.Pieces() < c.keepBelow {
-		c.tables[m] = t
+	if id.material.Pieces() < c.keepBelow {
+		c.tables[id] = t
 	}
 	return t, nil
 }
 
-func (c *tableCache) put(t *retro.Table) {
+func (c *tableCache) put(id tableID, t *retro.Table) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t.Material().Pieces() < c.keepBelow {
-		c.tables[t.Material()] = t
+	if id.material.Pieces() < c.keepBelow {
+		c.tables[id] = t
 	}
 }
 

@@ -21,8 +21,10 @@ func newVerifyCommand() *cobra.Command {
 		Short: "Check tables: checksums, then every value against its successors",
 		Long: `Check tables: the file's SHA-256 against checksums.txt and its internal
 checksums, then every stored value against a one-ply search over the table
-and its sub-tables. Without materials, every table in the directory is
-checked. Exits non-zero on any mismatch, naming the position.`,
+and its sub-tables. A material's board's-honour (DTB) tables in the
+directory are checked with its DTM table. Without materials, every table in
+the directory is checked. Exits non-zero on any mismatch, naming the
+position.`,
 		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := tableDir(dir)
@@ -45,16 +47,25 @@ checked. Exits non-zero on any mismatch, naming the position.`,
 			if err != nil {
 				return err
 			}
+			var ids []tableID
+			for _, m := range materials {
+				ids = append(ids, dtmID(m))
+				for _, r := range tb.BuiltinRules() {
+					if id := (tableID{m, r.Name}); r.BoardPlies > 0 && fileExists(id.path(dir)) {
+						ids = append(ids, id)
+					}
+				}
+			}
 			cache := newTableCache(dir, 5)
 			failed := 0
-			for _, m := range materials {
-				if err := verifyOne(cmd, dir, m, sums, cache, threads); err != nil {
-					fmt.Fprintf(cmd.OutOrStdout(), "%-8s FAILED: %v\n", m, err)
+			for _, id := range ids {
+				if err := verifyOne(cmd, dir, id, sums, cache, threads); err != nil {
+					fmt.Fprintf(cmd.OutOrStdout(), "%-8s FAILED: %v\n", id, err)
 					failed++
 				}
 			}
 			if failed > 0 {
-				return fmt.Errorf("%d of %d tables failed verification", failed, len(materials))
+				return fmt.Errorf("%d of %d tables failed verification", failed, len(ids))
 			}
 			return nil
 		},
@@ -64,16 +75,21 @@ checked. Exits non-zero on any mismatch, naming the position.`,
 	return cmd
 }
 
-func verifyOne(cmd *cobra.Command, dir string, m tb.Material, sums map[string]string, cache *tableCache, threads int) error {
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func verifyOne(cmd *cobra.Command, dir string, id tableID, sums map[string]string, cache *tableCache, threads int) error {
 	start := time.Now()
-	path := tablePath(dir, m)
+	path := id.path(dir)
 	want, ok := sums[filepath.Base(path)]
 	if !ok {
 		return fmt.Errorf("%s has no entry in %s", path, checksumFile)
 	}
 	got, err := fileSHA256(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return &probe.MissingError{Material: m.String(), Dir: dir}
+		return &probe.MissingError{Material: id.String(), Dir: dir}
 	}
 	if err != nil {
 		return err
@@ -90,16 +106,24 @@ func verifyOne(cmd *cobra.Command, dir string, m tb.Material, sums map[string]st
 	if err != nil {
 		return err
 	}
-	table, err := cache.get(m)
+	table, err := cache.load(id)
 	if err != nil {
 		return err
 	}
-	bar := newBar(m.String())
-	err = retro.Verify(cmd.Context(), table, cache.get, retro.Options{Threads: threads, Progress: bar.update})
+	bar := newBar(id.String())
+	opts := retro.Options{Threads: threads, Progress: bar.update}
+	if id.rules == "" {
+		err = retro.Verify(cmd.Context(), table, cache.get, opts)
+	} else {
+		var r tb.Rules
+		if r, err = tb.LookupRules(id.rules); err == nil {
+			err = retro.VerifyDTB(cmd.Context(), table, &r, cache.get, cache.board(id.rules), opts)
+		}
+	}
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%-8s ok  checksum and every value  %.1fs\n", m, time.Since(start).Seconds())
+	fmt.Fprintf(cmd.OutOrStdout(), "%-8s ok  checksum and every value  %.1fs\n", id, time.Since(start).Seconds())
 	return nil
 }
