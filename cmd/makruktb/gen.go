@@ -296,7 +296,7 @@ func (s summary) line() string {
 	if s.dtb {
 		longest, draws = "goal", "count-draws"
 	}
-	return fmt.Sprintf("%-8s %8.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position  %s %s",
+	return fmt.Sprintf("%-15s %7.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position  %s %s",
 		s.material, s.total.Seconds(), s.legal, longest, movesText(s.longestW), movesText(s.longstB), humanBytes(s.bytes), s.bitsPerPosition(), draws, s.countDraws)
 }
 

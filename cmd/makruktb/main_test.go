@@ -56,7 +56,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	out, err := run(t, "verify", "--tables", dir, "KRvK")
 	require.Error(t, err)
-	require.Contains(t, out, "KRvK     FAILED: ")
+	require.Contains(t, out, "KRvK            FAILED: ")
 	require.Contains(t, out, "SHA-256")
 }
 
@@ -158,7 +158,7 @@ func TestBoardHonour(t *testing.T) {
 
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.NoError(t, err)
-	require.Contains(t, out, "KRvKN.thai ok")
+	require.Contains(t, out, "KRvKN.thai      ok")
 
 	const fen = "n7/8/7R/8/8/8/8/K3k3 w - "
 	out, err = run(t, "check", "--tables", dir, fen+"- 0 1")
@@ -192,5 +192,5 @@ func TestBoardHonour(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.Error(t, err)
-	require.Contains(t, out, "KRvKN.thai FAILED")
+	require.Contains(t, out, "KRvKN.thai      FAILED: ")
 }

@@ -60,7 +60,7 @@ position.`,
 			failed := 0
 			for _, id := range ids {
 				if err := verifyOne(cmd, dir, id, sums, cache, threads); err != nil {
-					fmt.Fprintf(cmd.OutOrStdout(), "%-8s FAILED: %v\n", id, err)
+					fmt.Fprintf(cmd.OutOrStdout(), "%-15s FAILED: %v\n", id, err)
 					failed++
 				}
 			}
@@ -124,6 +124,6 @@ func verifyOne(cmd *cobra.Command, dir string, id tableID, sums map[string]strin
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%-8s ok  checksum and every value  %.1fs\n", id, time.Since(start).Seconds())
+	fmt.Fprintf(cmd.OutOrStdout(), "%-15s ok  checksum and every value  %.1fs\n", id, time.Since(start).Seconds())
 	return nil
 }
