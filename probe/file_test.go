@@ -142,3 +142,53 @@ func TestFuzzSeedIsCurrent(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(want, got), "regenerate probe/testdata/KMvK.mtbm")
 }
+
+// A DTB table carries its rule profile; a DTB header without one, or a
+// DTM header with one, is corrupt. In a directory, Tables finds DTB files
+// by their names and refuses one whose header says otherwise.
+func TestBoardTableFiles(t *testing.T) {
+	dir := t.TempDir()
+	table := solvedKRvK(t) // any values do for the format
+	require.Equal(t, "KRvK.thai.mtbb", probe.BoardFileName(table.Material(), "thai"))
+
+	bad := filepath.Join(dir, "bad.mtbb")
+	require.NoError(t, probe.WriteFile(bad, table.Space, probe.DTB, "", table.Values))
+	_, err := probe.OpenFile(bad)
+	require.ErrorIs(t, err, probe.ErrCorrupt)
+	require.NoError(t, probe.WriteFile(bad, table.Space, probe.DTM, "thai", table.Values))
+	_, err = probe.OpenFile(bad)
+	require.ErrorIs(t, err, probe.ErrCorrupt)
+
+	good := filepath.Join(dir, probe.BoardFileName(table.Material(), "thai"))
+	require.NoError(t, probe.WriteFile(good, table.Space, probe.DTB, "thai", table.Values))
+	f, err := probe.OpenFile(good)
+	require.NoError(t, err)
+	require.Equal(t, probe.DTB, f.Header.Metric)
+	require.Equal(t, "thai", f.Header.Rules)
+	f.Close()
+
+	// Tables reads it as the thai DTB table of KRvK (no DTM table here).
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	defer tables.Close()
+	p, err := tb.ParseFEN("8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+	require.NoError(t, err)
+	v, ok, err := tables.BoardValue(&p, "thai")
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, probe.Win(31), v)
+	_, ok, err = tables.BoardValue(&p, "cambodian")
+	require.NoError(t, err)
+	require.False(t, ok)
+	_, err = tables.Value(&p)
+	var missing *probe.MissingError
+	require.ErrorAs(t, err, &missing)
+
+	// A DTM file renamed as a DTB table is caught on first use.
+	require.NoError(t, probe.WriteFile(filepath.Join(dir, "KRvK.cambodian.mtbb"), table.Space, probe.DTM, "", table.Values))
+	tables2, err := probe.Open(dir)
+	require.NoError(t, err)
+	defer tables2.Close()
+	_, _, err = tables2.BoardValue(&p, "cambodian")
+	require.ErrorIs(t, err, probe.ErrCorrupt)
+}
