@@ -69,7 +69,7 @@ function pieceSVG(letter, x, y) {
   const stroke = white ? "#222" : "#e8e0c8";
   const side = white ? "White" : "Black";
   return `<g class="piece" data-piece="${letter}" transform="translate(${x},${y})" fill="${fill}" stroke="${stroke}" stroke-width="3" stroke-linejoin="round">
-    <title>${side} ${NAMES[kind] || kind}</title>${SHAPES[kind] || `<text x="50" y="66" text-anchor="middle" font-size="48">${letter}</text>`}</g>`;
+    <title>${side} ${NAMES[kind] || kind}</title><g transform="translate(50,52) scale(1.2) translate(-50,-52)">${SHAPES[kind] || `<text x="50" y="66" text-anchor="middle" font-size="48">${letter}</text>`}</g></g>`;
 }
 
 // drawBoard draws board (a1 first) as SVG, White at the bottom; marks lists
