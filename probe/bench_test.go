@@ -75,3 +75,22 @@ func BenchmarkValueCold(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkJudgeWarm: the result under the thai count, as the C library's
+// mtb_probe_wdl computes it (so the difference is the cost of cgo).
+func BenchmarkJudgeWarm(b *testing.B) {
+	ps, dir := positions(b, "KRvKN", 4096)
+	tables, err := probe.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range ps {
+		_, _ = tables.Judge(&ps[i], &tb.ThaiRules)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_, _ = tables.Judge(&ps[i&4095], &tb.ThaiRules)
+		i++
+	}
+}

@@ -70,6 +70,17 @@ func TestStatsJSON(t *testing.T) {
 	require.Contains(t, out, `"legal": 175168`) // white to move, as in chess
 	require.Contains(t, out, `"legal": 223944`) // black to move
 	require.Contains(t, out, `"31": 916`)       // the mates in 16
+
+	// --svg writes the histogram the explorer shows: 916 + 3056 positions
+	// (white to move, black to move) are 16 moves from mate.
+	plot := filepath.Join(dir, "krvk.svg")
+	_, err = run(t, "stats", "--svg", plot, "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	svg, err := os.ReadFile(plot)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(svg), "<svg "))
+	require.Contains(t, string(svg), "side to move mates in 16: 916<")
+	require.Contains(t, string(svg), "side to move is mated in 16: 3056<")
 }
 
 func TestGenErrors(t *testing.T) {
