@@ -110,3 +110,23 @@ func TestNextCount(t *testing.T) {
 	next = probe.NextCount(&q, m, tb.ThaiRules.CountOf(&q), &tb.ThaiRules)
 	require.Equal(t, 9, next.Ply)
 }
+
+// Board's honour is judged by DTB: the KRvKN position of the README mates
+// in 41 plies, its thai goal is 51 plies away. From a fresh board count
+// (129 plies for the goal) it wins; from ply 100 (29 plies) it is cursed;
+// with a DTB draw it is cursed at any count; DTM alone cannot tell.
+func TestJudgeBoard(t *testing.T) {
+	r := &tb.ThaiRules
+	fresh := tb.Count{Kind: tb.BoardCount, Limit: 128}
+	late := tb.Count{Kind: tb.BoardCount, Limit: 128, Ply: 100}
+	require.Equal(t, probe.CategoryWin, probe.JudgeBoard(probe.Win(41), probe.Win(51), fresh, r).Category)
+	require.Equal(t, probe.CategoryCursedWin, probe.JudgeBoard(probe.Win(41), probe.Win(51), late, r).Category)
+	require.Equal(t, probe.CategoryBlessedLoss, probe.JudgeBoard(probe.Loss(40), probe.Loss(50), late, r).Category)
+	require.Equal(t, probe.CategoryCursedWin, probe.JudgeBoard(probe.Win(41), probe.Draw, fresh, r).Category)
+	require.Equal(t, probe.CategoryDraw, probe.JudgeBoard(probe.Draw, probe.Draw, fresh, r).Category)
+	// The goal may be made from ply 128 itself: 29 plies from ply 100.
+	require.Equal(t, probe.CategoryWin, probe.JudgeBoard(probe.Win(41), probe.Win(29), late, r).Category)
+	j := probe.Judge(probe.Win(3), fresh, r)
+	require.False(t, j.Exact, "even a quick mate may pass through a shorter pieces' count")
+	require.True(t, probe.Judge(probe.Loss(0), late, r).Exact, "checkmate stands")
+}
