@@ -3,6 +3,7 @@ GO          ?= go
 PIECES      ?= 4
 TABLES      ?= data
 THREADS     ?= 2
+DTB         ?= thai,cambodian
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BIN         := build/makruktb
 
@@ -39,9 +40,10 @@ bench-lib: lib
 	$(CC) $(CFLAGS) -o build/bench_lib cmd/libmakruktb/ctest/bench.c $(C_LINK)
 	build/bench_lib $(TABLES)
 
-# Generates every pawnless table up to $(PIECES) pieces into $(TABLES).
+# Generates every pawnless table up to $(PIECES) pieces into $(TABLES), with
+# the board's-honour (DTB) tables of the profiles in $(DTB) ("none": none).
 tables: build
-	$(BIN) gen --tables $(TABLES) --threads $(THREADS) --max-pieces $(PIECES)
+	$(BIN) gen --tables $(TABLES) --threads $(THREADS) --max-pieces $(PIECES) --dtb $(DTB)
 
 test: fmt-check vet lint ctest
 	$(GO) test ./...
