@@ -36,14 +36,20 @@ type countJSON struct {
 }
 
 type probeJSON struct {
-	FEN      string     `json:"fen"`
-	Material string     `json:"material"`
-	WDL      string     `json:"wdl"`
-	DTM      *int       `json:"dtm"`
-	Category string     `json:"category"`
-	Count    countJSON  `json:"count"`
-	Best     string     `json:"best"` // the count-aware best move, "" when there is none
-	Moves    []moveJSON `json:"moves"`
+	FEN      string `json:"fen"`
+	Material string `json:"material"`
+	WDL      string `json:"wdl"`
+	DTM      *int   `json:"dtm"`
+	Category string `json:"category"`
+	// Exact is false when the count is board's honour and the DTB table of
+	// the rules is missing: Category is then the plain DTM result.
+	Exact bool `json:"exact"`
+	// DTB is the board's-honour distance (plies) to mate or to a winning
+	// capture of the last piece, when it was read.
+	DTB   *int       `json:"dtb,omitempty"`
+	Count countJSON  `json:"count"`
+	Best  string     `json:"best"` // the count-aware best move, "" when there is none
+	Moves []moveJSON `json:"moves"`
 }
 
 // dtmField returns the mate distance in plies, or nil for a draw.
@@ -143,6 +149,8 @@ func newProbeJSON(pos *tb.Position, j judgedProbe, r *tb.Rules) probeJSON {
 		WDL:      v.WDL().String(),
 		DTM:      dtmField(v),
 		Category: string(j.position.Category),
+		Exact:    j.position.Exact,
+		DTB:      dtmField(j.position.DTB),
 		Count:    newCountJSON(j.position.Count, r),
 		Moves:    []moveJSON{},
 	}
