@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
 )
 
@@ -204,4 +205,30 @@ func TestBoardHonour(t *testing.T) {
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.Error(t, err)
 	require.Contains(t, out, "KRvKN.thai      FAILED: ")
+}
+
+// The plan makes every DTM table first, then the DTB tables of each
+// profile, sub-materials before the materials that capture into them.
+func TestPlanOrder(t *testing.T) {
+	var names []string
+	for _, j := range plan([]tb.Material{tb.MustParseMaterial("KRNvKR")}, []tb.Rules{tb.ThaiRules}) {
+		names = append(names, j.id.String())
+	}
+	pos := map[string]int{}
+	for i, n := range names {
+		pos[n] = i
+	}
+	require.Len(t, names, len(pos), "no repeats: %v", names)
+	for _, n := range []string{"KRvK", "KNvK", "KRNvK", "KRvKR", "KRvKN", "KRNvKR", "KRvKR.thai", "KRvKN.thai", "KRNvKR.thai"} {
+		require.Contains(t, pos, n)
+	}
+	require.Less(t, pos["KRNvKR"], pos["KRvKR.thai"], "DTM before DTB")
+	require.Less(t, pos["KRvKR.thai"], pos["KRNvKR.thai"])
+	require.Less(t, pos["KRvKN.thai"], pos["KRNvKR.thai"])
+	require.NotContains(t, pos, "KRNvK.thai", "one side bare: no board's honour")
+	_, err := boardProfiles("thai,asean")
+	require.ErrorContains(t, err, "no board's honour")
+	profiles, err := boardProfiles("none")
+	require.NoError(t, err)
+	require.Empty(t, profiles)
 }
