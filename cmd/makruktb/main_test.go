@@ -171,6 +171,14 @@ func TestBoardHonour(t *testing.T) {
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.NoError(t, err)
 	require.Contains(t, out, "KRvKN.thai      ok")
+	// DTB generation is deterministic too: the golden checksums hold it.
+	golden, err := readChecksums("../../data")
+	require.NoError(t, err)
+	for _, name := range []string{"KRvKN.mtbm", "KRvKN.thai.mtbb"} {
+		got, err := fileSHA256(filepath.Join(dir, name))
+		require.NoError(t, err)
+		require.Equal(t, golden[name], got, name)
+	}
 
 	const fen = "n7/8/7R/8/8/8/8/K3k3 w - "
 	out, err = run(t, "check", "--tables", dir, fen+"- 0 1")
