@@ -127,7 +127,9 @@ int mtb_max_pieces(mtb_tables t);
 int mtb_load_rules(const char *path, int *rules_id);
 
 /* The result (MTB_LOSS ... MTB_WIN) of pos for the side to move under the
- * count, or a negative MTB_ERR_* code. Reads one value: fast enough to call
+ * count, or a negative MTB_ERR_* code. Reads one value (two under board's
+ * honour, where the DTB table of the rules decides; without that table the
+ * plain result is returned, see mtb_value.exact): fast enough to call
  * during search. */
 int mtb_probe_wdl(mtb_tables t, const mtb_position *pos, int rules_id);
 
