@@ -30,11 +30,7 @@ means the count starts now.`,
 				return err
 			}
 			defer pr.tables.Close()
-			j, err := pr.tables.Judge(&pr.pos, &pr.rules)
-			if err != nil {
-				return err
-			}
-			writeVerdict(cmd.OutOrStdout(), &pr.pos, j, &pr.rules)
+			writeVerdict(cmd.OutOrStdout(), &pr.pos, pr.judgement, &pr.rules)
 			return nil
 		},
 	}

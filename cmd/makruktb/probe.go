@@ -61,17 +61,17 @@ func dtmField(v probe.Value) *int {
 	return &d
 }
 
-// probed is a position given on the command line, probed in its tables
+// probed is a position given on the command line, judged in its tables
 // under the chosen rules. The caller closes tables.
 type probed struct {
-	pos    tb.Position
-	tables *probe.Tables
-	rules  tb.Rules
-	value  probe.Value
+	pos       tb.Position
+	tables    *probe.Tables
+	rules     tb.Rules
+	judgement probe.Judgement
 }
 
 // probePosition looks up the rules, parses the FEN given as arguments,
-// opens the tables and probes the position.
+// opens the tables and judges the position.
 func probePosition(dir, rulesName string, args []string) (*probed, error) {
 	rules, err := tb.LookupRules(rulesName)
 	if err != nil {
@@ -85,12 +85,12 @@ func probePosition(dir, rulesName string, args []string) (*probed, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := tables.Value(&pos)
+	j, err := tables.Judge(&pos, &rules)
 	if err != nil {
 		tables.Close()
 		return nil, err
 	}
-	return &probed{pos: pos, tables: tables, rules: rules, value: v}, nil
+	return &probed{pos: pos, tables: tables, rules: rules, judgement: j}, nil
 }
 
 func newProbeCommand() *cobra.Command {
@@ -108,7 +108,8 @@ func newProbeCommand() *cobra.Command {
 				return err
 			}
 			defer pr.tables.Close()
-			judged, err := judgePosition(pr.tables, &pr.pos, &pr.rules)
+			moves, err := pr.tables.JudgedMoves(&pr.pos, &pr.rules)
+			judged := judgedProbe{position: pr.judgement, moves: moves}
 			if err != nil {
 				return err
 			}
@@ -241,16 +242,13 @@ func newLineCommand() *cobra.Command {
 				return err
 			}
 			defer pr.tables.Close()
-			pos, tables, rules, v := pr.pos, pr.tables, pr.rules, pr.value
+			pos, tables, rules, start := pr.pos, pr.tables, pr.rules, pr.judgement
+			v := start.Value
 			line, err := tables.JudgedLine(&pos, &rules)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
-			start, err := tables.Judge(&pos, &rules)
-			if err != nil {
-				return err
-			}
 			fmt.Fprintf(out, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), verdict(pos.Side, v), start.Category, rules.Name)
 			writeBoard(out, &pos, ascii)
 			cur := pos
