@@ -171,6 +171,10 @@ func TestBoardHonour(t *testing.T) {
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.NoError(t, err)
 	require.Contains(t, out, "KRvKN.thai      ok")
+	out, err = run(t, "verify", "--tables", dir, "KRvKN.thai")
+	require.NoError(t, err)
+	require.Contains(t, out, "KRvKN.thai      ok")
+	require.NotContains(t, out, "KRvKN           ok", "MATERIAL.PROFILE names the DTB table alone")
 	// DTB generation is deterministic too: the golden checksums hold it.
 	golden, err := readChecksums("../../data")
 	require.NoError(t, err)
@@ -213,6 +217,21 @@ func TestBoardHonour(t *testing.T) {
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.Error(t, err)
 	require.Contains(t, out, "KRvKN.thai      FAILED: ")
+}
+
+// verify names what is wrong with a table argument before reading any file.
+func TestVerifyArguments(t *testing.T) {
+	dir := t.TempDir()
+	for arg, want := range map[string]string{
+		"KRvK.thai":    "KRvK has a bare king, so no DTB table",
+		"KRvKN.asean":  "the asean rules have no board's honour",
+		"KRvKN.chess":  `KRvKN.chess: rules "chess": not a profile`,
+		"KRPvKN.thai":  "has pawns",
+		"KRvKN.thai.x": "KRvKN.thai.x",
+	} {
+		_, err := run(t, "verify", "--tables", dir, arg)
+		require.ErrorContains(t, err, want, arg)
+	}
 }
 
 // The plan makes every DTM table first, then the DTB tables of each

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/makruktb/makruktb/probe"
@@ -17,44 +18,24 @@ func newVerifyCommand() *cobra.Command {
 	var dir string
 	var threads int
 	cmd := &cobra.Command{
-		Use:   "verify [--tables DIR] [MATERIAL...]",
+		Use:   "verify [--tables DIR] [MATERIAL | MATERIAL.PROFILE ...]",
 		Short: "Check tables: checksums, then every value against its successors",
 		Long: `Check tables: the file's SHA-256 against checksums.txt and its internal
 checksums, then every stored value against a one-ply search over the table
-and its sub-tables. A material's board's-honour (DTB) tables in the
-directory are checked with its DTM table. Without materials, every table in
-the directory is checked. Exits non-zero on any mismatch, naming the
-position.`,
-		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK",
+and its sub-tables. A material names its DTM table and the board's-honour
+(DTB) tables of it in the directory; MATERIAL.PROFILE (e.g. KRvKN.thai)
+names one DTB table. Without arguments, every table in the directory is
+checked. Exits non-zero on any mismatch, naming the position.`,
+		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK\n  makruktb verify KRSvKN.thai",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := tableDir(dir)
-			var materials []tb.Material
-			for _, a := range args {
-				m, err := parseMaterialArg(a)
-				if err != nil {
-					return err
-				}
-				materials = append(materials, m)
-			}
-			if len(args) == 0 {
-				found, err := tablesInDir(dir)
-				if err != nil {
-					return err
-				}
-				materials = found
+			ids, err := verifyTargets(dir, args)
+			if err != nil {
+				return err
 			}
 			sums, err := readChecksums(dir)
 			if err != nil {
 				return err
-			}
-			var ids []tableID
-			for _, m := range materials {
-				ids = append(ids, dtmID(m))
-				for _, r := range tb.BuiltinRules() {
-					if id := (tableID{m, r.Name}); r.BoardPlies > 0 && fileExists(id.path(dir)) {
-						ids = append(ids, id)
-					}
-				}
 			}
 			cache := newTableCache(dir, 5)
 			failed := 0
@@ -73,6 +54,49 @@ position.`,
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().IntVar(&threads, "threads", 0, "worker threads (default: all cores)")
 	return cmd
+}
+
+// verifyTargets returns the tables the arguments name (see verify's help),
+// or every table in dir when there are none.
+func verifyTargets(dir string, args []string) ([]tableID, error) {
+	var ids []tableID
+	if len(args) == 0 {
+		materials, err := tablesInDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range materials {
+			args = append(args, m.String())
+		}
+	}
+	for _, a := range args {
+		name, profile, one := strings.Cut(a, ".")
+		m, err := parseMaterialArg(name)
+		if err != nil {
+			return nil, err
+		}
+		if one {
+			r, err := tb.LookupRules(profile)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", a, err)
+			}
+			if r.BoardPlies == 0 {
+				return nil, fmt.Errorf("%s: the %s rules have no board's honour, so no DTB table", a, r.Name)
+			}
+			if !retro.HasBoardHonour(m) {
+				return nil, fmt.Errorf("%s: %s has a bare king, so no DTB table", a, m)
+			}
+			ids = append(ids, tableID{m, r.Name})
+			continue
+		}
+		ids = append(ids, dtmID(m))
+		for _, r := range tb.BuiltinRules() {
+			if id := (tableID{m, r.Name}); r.BoardPlies > 0 && fileExists(id.path(dir)) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
 }
 
 func fileExists(path string) bool {
