@@ -54,7 +54,7 @@ an interrupted run never leaves a file that looks complete.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return generateAll(ctx, cmd.OutOrStdout(), tableDir(dir), plan(targets, profiles), threads, force)
+			return generateAll(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), tableDir(dir), plan(targets, profiles), threads, force)
 		},
 	}
 	addTablesFlag(cmd, &dir)
@@ -137,7 +137,7 @@ func present(dir string, id tableID) bool {
 	return true
 }
 
-func generateAll(ctx context.Context, out io.Writer, dir string, jobs []job, threads int, force bool) error {
+func generateAll(ctx context.Context, out, errOut io.Writer, dir string, jobs []job, threads int, force bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -148,6 +148,11 @@ func generateAll(ctx context.Context, out io.Writer, dir string, jobs []job, thr
 	var failed []string
 	for _, j := range jobs {
 		if !(force && j.target) && present(dir, j.id) {
+			// A run stopped between writing a table and recording its
+			// checksum leaves a complete file without one.
+			if err := ensureChecksum(out, dir, j.id); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := generateOne(ctx, out, dir, j, threads, cache); err != nil {
@@ -155,7 +160,7 @@ func generateAll(ctx context.Context, out io.Writer, dir string, jobs []job, thr
 				return fmt.Errorf("interrupted during %s; a rerun continues from there", j.id)
 			}
 			// Keep going: tables that do not need this one can still be made.
-			fmt.Fprintf(os.Stderr, "makruktb: %v\n", err)
+			fmt.Fprintf(errOut, "makruktb: %v\n", err)
 			failed = append(failed, j.id.String())
 		}
 	}
@@ -187,12 +192,11 @@ func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads 
 	if err := probe.WriteFile(path, table.Space, metric, j.id.rules, table.Values); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	cache.put(j.id, table)
-	info, err := os.Stat(path)
-	if err != nil {
+	if err := recordChecksum(dir, path); err != nil {
 		return err
 	}
-	sum, err := fileSHA256(path)
+	cache.put(j.id, table)
+	info, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
@@ -201,12 +205,19 @@ func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads 
 		return err
 	}
 	fmt.Fprintln(out, row.line())
-	if err := updateTableList(dir, row); err != nil {
+	return updateTableList(dir, row)
+}
+
+// recordChecksum adds the SHA-256 of the table file at path to the
+// directory's checksum list. Generation is deterministic: a recorded
+// checksum that differs means the generator's output changed. Keep the
+// record (verify will fail on the file) until someone deletes the line to
+// accept the new table.
+func recordChecksum(dir, path string) error {
+	sum, err := fileSHA256(path)
+	if err != nil {
 		return err
 	}
-	// Generation is deterministic: a recorded checksum that differs means
-	// the generator's output changed. Keep the record (verify will fail on
-	// the file) until someone deletes the line to accept the new table.
 	sums, err := readChecksums(dir)
 	if err != nil {
 		return err
@@ -217,6 +228,22 @@ func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads 
 	}
 	sums[name] = sum
 	return writeChecksums(dir, sums)
+}
+
+// ensureChecksum records the checksum of a present table that has none.
+func ensureChecksum(out io.Writer, dir string, id tableID) error {
+	sums, err := readChecksums(dir)
+	if err != nil {
+		return err
+	}
+	if _, ok := sums[id.fileName()]; ok {
+		return nil
+	}
+	if err := recordChecksum(dir, id.path(dir)); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%-15s present without a checksum (an interrupted run?): recorded it\n", id)
+	return nil
 }
 
 // countDraws returns the count-draw cell of a freshly generated table:

@@ -61,6 +61,36 @@ func TestVerifyDetectsTampering(t *testing.T) {
 	require.Contains(t, out, "SHA-256")
 }
 
+// A run stopped after writing a table but before recording its checksum
+// leaves a complete file without one: the next run records it, so verify
+// passes; a recorded checksum the file does not match is never replaced.
+func TestGenRecordsMissingChecksum(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	sums := filepath.Join(dir, checksumFile)
+	full, err := os.ReadFile(sums)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(sums, nil, 0o644))
+	out, err := run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	require.Contains(t, out, "KRvK            present without a checksum (an interrupted run?): recorded it")
+	again, err := os.ReadFile(sums)
+	require.NoError(t, err)
+	require.Equal(t, string(full), string(again))
+	_, err = run(t, "verify", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+
+	wrong := strings.Replace(string(full), string(full[:8]), "00000000", 1)
+	require.NoError(t, os.WriteFile(sums, []byte(wrong), 0o644))
+	out, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
+	require.ErrorContains(t, err, "1 tables failed: KRvK")
+	require.Contains(t, out, "delete that line to accept the new table")
+	kept, err := os.ReadFile(sums)
+	require.NoError(t, err)
+	require.Equal(t, wrong, string(kept))
+}
+
 func TestStatsJSON(t *testing.T) {
 	dir := t.TempDir()
 	_, err := run(t, "gen", "--tables", dir, "KRvK")
