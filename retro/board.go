@@ -43,8 +43,12 @@ type boardCaptures struct {
 	rules *tb.Rules
 }
 
-func (b *boardCaptures) value(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) probe.Value {
-	v := b.subs.value(p, m, c, t)
+func (b *boardCaptures) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) captureSite {
+	return b.subs.site(p, m, c, t)
+}
+
+func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) probe.Value {
+	v := b.subs.valueAt(c, t, s)
 	after := b.subs.after[c][t]
 	if HasBoardHonour(after) {
 		return v // the board count goes on: the sub-table's DTB
@@ -106,11 +110,7 @@ func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Sourc
 // value against a one-ply search over its successors, captures resolved by
 // the DTM and DTB sub-tables as in GenerateDTB.
 func VerifyDTB(ctx context.Context, table *Table, r *tb.Rules, dtm, dtb Source, opts Options) error {
-	subs, err := loadBoardCaptures(table.Material(), r, dtm, dtb)
-	if err != nil {
-		return err
-	}
-	return verify(ctx, table, subs, opts)
+	return verifyOne(ctx, Check{Table: table, Rules: r, DTM: dtm, DTB: dtb}, opts)
 }
 
 // BoardDependencies returns the materials whose DTB tables must exist

@@ -2,6 +2,7 @@ package retro
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 
@@ -114,6 +115,50 @@ func TestDTBKSvKM(t *testing.T) {
 		return solveDTB(t, m.String(), &tb.CambodianRules), nil
 	}, Options{}))
 	checkAgainstDTM(t, solve(t, "KSvKM"), dtb)
+}
+
+// VerifyTogether checks DTM and the DTB of two profiles in one pass, and
+// a changed DTB value (a goal capture in one ply stored as a win in 3) is
+// reported against that table alone: the position itself, or a predecessor
+// whose recomputed value moved with it, whichever a worker meets first.
+func TestVerifyTogether(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece DTB")
+	}
+	dtm := solve(t, "KRvKN")
+	thai := solveDTB(t, "KRvKN", &tb.ThaiRules)
+	cambodian := solveDTB(t, "KRvKN", &tb.CambodianRules)
+	dtbOf := func(r *tb.Rules) Source {
+		return func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), r), nil }
+	}
+	checks := []Check{
+		{Table: dtm, DTM: shared.get},
+		{Table: thai, Rules: &tb.ThaiRules, DTM: shared.get, DTB: dtbOf(&tb.ThaiRules)},
+		{Table: cambodian, Rules: &tb.CambodianRules, DTM: shared.get, DTB: dtbOf(&tb.CambodianRules)},
+	}
+	errs, err := VerifyTogether(context.Background(), checks, Options{})
+	require.NoError(t, err)
+	require.Equal(t, []error{nil, nil, nil}, errs)
+
+	broken := &Table{Space: thai.Space}
+	for side := range broken.Values {
+		broken.Values[side] = append([]probe.Value(nil), thai.Values[side]...)
+	}
+	i := slices.Index(broken.Values[tb.White], probe.Win(1)) // a goal capture: wins at once
+	require.GreaterOrEqual(t, i, 0)
+	broken.Values[tb.White][i] = probe.Win(3)
+	checks[1].Table = broken
+	errs, err = VerifyTogether(context.Background(), checks, Options{})
+	require.NoError(t, err)
+	require.NoError(t, errs[0])
+	require.NoError(t, errs[2])
+	var mm *MismatchError
+	require.ErrorAs(t, errs[1], &mm) // the position, or a predecessor that relied on it
+	require.Positive(t, mm.Count)
+	require.Contains(t, mm.Error(), "verify KRvKN: ")
+
+	_, err = VerifyTogether(context.Background(), []Check{checks[0], {Table: solve(t, "KRvK"), DTM: shared.get}}, Options{})
+	require.ErrorContains(t, err, "tables of KRvKN and KRvK in one pass")
 }
 
 func TestDTBErrors(t *testing.T) {

@@ -37,7 +37,7 @@ func (g *generator) seedState(p *tb.Position, quiet int, captures []tb.Move) pro
 	canDraw := false
 	for _, m := range captures {
 		c, t := p.PieceAt(m.To())
-		v := g.subs.value(p, m, c, t).Negate()
+		v := captureValue(g.subs, p, m, c, t).Negate()
 		switch {
 		case v.IsWin():
 			if bestWin == 0 || v < bestWin {

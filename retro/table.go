@@ -21,11 +21,29 @@ func (t *Table) Material() tb.Material { return t.Space.Material() }
 // asked for: it is a draw).
 type Source func(m tb.Material) (*Table, error)
 
-// captureValues resolves captures: the value of the position after capture
-// m in p (which takes a piece of colour c and type t), for the side to move
-// there, in the metric being generated.
+// captureValues resolves captures in the metric being generated. site
+// locates the position after capture m in p, which takes a piece of colour
+// c and type t, in its sub-table; valueAt gives its value there for the
+// side to move after the capture. Resolvers of the same material (DTM and
+// the DTB of any profile) share their sites: the sub-tables they read
+// differ in metric, not in material or index.
 type captureValues interface {
-	value(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) probe.Value
+	site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) captureSite
+	valueAt(c tb.Color, t tb.PieceType, s captureSite) probe.Value
+}
+
+// captureSite is where a capture leads: the sub-table entry (side to move,
+// index), or nowhere (ok false) when only the kings are left.
+type captureSite struct {
+	side  tb.Color
+	index uint64
+	ok    bool
+}
+
+// captureValue returns the value of capture m in p for the side to move
+// after it.
+func captureValue(cv captureValues, p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) probe.Value {
+	return cv.valueAt(c, t, cv.site(p, m, c, t))
 }
 
 // subTables resolves captures for DTM: for each colour and type of
@@ -65,19 +83,24 @@ func loadSubTables(m tb.Material, src Source) (*subTables, error) {
 	return st, nil
 }
 
-// value returns the value, for the side to move after it, of the capture m
-// in p, which takes a piece of colour c and type t.
-func (st *subTables) value(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) probe.Value {
+func (st *subTables) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) captureSite {
 	table := st.table[c][t]
 	if table == nil {
-		return probe.Draw
+		return captureSite{}
 	}
 	q := p.Play(m)
 	if st.flip[c][t] {
 		q = q.ColorFlipped()
 	}
 	j, _ := table.Space.Index(&q)
-	return table.Values[q.Side][j]
+	return captureSite{side: q.Side, index: j, ok: true}
+}
+
+func (st *subTables) valueAt(c tb.Color, t tb.PieceType, s captureSite) probe.Value {
+	if !s.ok {
+		return probe.Draw // KvK
+	}
+	return st.table[c][t].Values[s.side][s.index]
 }
 
 // Dependencies returns every canonical material that must be solved before

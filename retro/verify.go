@@ -34,61 +34,116 @@ func (e *MismatchError) Error() string {
 // the full encoding. Progress, if set in opts, is reported under
 // the stage "verify".
 func Verify(ctx context.Context, table *Table, src Source, opts Options) error {
-	subs, err := loadSubTables(table.Material(), src)
+	return verifyOne(ctx, Check{Table: table, DTM: src}, opts)
+}
+
+// Check is one finished table for VerifyTogether: a DTM table (Rules nil)
+// whose captures are read from the DTM sub-tables DTM gives, or a DTB table
+// under Rules, whose captures read DTM (for the sub-materials with a bare
+// side) and DTB (the DTB tables under Rules of the others).
+type Check struct {
+	Table    *Table
+	Rules    *tb.Rules
+	DTM, DTB Source
+}
+
+// VerifyTogether checks tables of one material, as Verify and VerifyDTB
+// would, in one pass: each position is decoded and its moves generated and
+// indexed once for all of them. It returns one error per check (nil, or a
+// *MismatchError), and a second error if the pass could not run at all.
+func VerifyTogether(ctx context.Context, checks []Check, opts Options) ([]error, error) {
+	if len(checks) == 0 {
+		return nil, nil
+	}
+	m := checks[0].Table.Material()
+	tables := make([]*Table, len(checks))
+	resolvers := make([]captureValues, len(checks))
+	for x, c := range checks {
+		if c.Table.Material() != m {
+			return nil, fmt.Errorf("verify: tables of %s and %s in one pass", m, c.Table.Material())
+		}
+		tables[x] = c.Table
+		var err error
+		if c.Rules == nil {
+			resolvers[x], err = loadSubTables(m, c.DTM)
+		} else {
+			resolvers[x], err = loadBoardCaptures(m, c.Rules, c.DTM, c.DTB)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return verify(ctx, tables, resolvers, opts)
+}
+
+// verifyOne runs VerifyTogether for a single check.
+func verifyOne(ctx context.Context, c Check, opts Options) error {
+	errs, err := VerifyTogether(ctx, []Check{c}, opts)
 	if err != nil {
 		return err
 	}
-	return verify(ctx, table, subs, opts)
+	return errs[0]
 }
 
-// verify checks table with captures resolved by subs.
-func verify(ctx context.Context, table *Table, subs captureValues, opts Options) error {
-	space := table.Space
+// verify checks tables (one material, same index) with captures resolved
+// by the matching resolvers.
+func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opts Options) ([]error, error) {
+	space := tables[0].Space
 	g := &generator{space: space, opts: opts}
-	var (
-		count    atomic.Int64
-		firstMu  sync.Mutex
-		first    *MismatchError
-		material = space.Material()
-	)
+	material := space.Material()
+	counts := make([]atomic.Int64, len(tables))
+	firsts := make([]*MismatchError, len(tables))
+	var firstMu sync.Mutex
 	err := g.parallel(ctx, "verify", 0, func(side tb.Color, k int) {
 		var moves tb.MoveList
+		want := make([]probe.Value, len(tables))
 		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
 			p.LegalMoves(&moves)
-			want := oneMoveValue(table, subs, p, i, k, moves.Slice())
-			if got := table.Values[side][i]; got != want {
-				count.Add(1)
+			oneMoveValues(tables, resolvers, p, i, k, moves.Slice(), want)
+			for x, table := range tables {
+				got := table.Values[side][i]
+				if got == want[x] {
+					continue
+				}
+				counts[x].Add(1)
 				firstMu.Lock()
-				if first == nil {
-					first = &MismatchError{Material: material, FEN: p.FEN(), Stored: got, Recomputed: want}
+				if firsts[x] == nil {
+					firsts[x] = &MismatchError{Material: material, FEN: p.FEN(), Stored: got, Recomputed: want[x]}
 				}
 				firstMu.Unlock()
 			}
 		})
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if first != nil {
-		first.Count = count.Load()
-		return first
+	errs := make([]error, len(tables))
+	for x, first := range firsts {
+		if first != nil {
+			first.Count = counts[x].Load()
+			errs[x] = first
+		}
 	}
-	return nil
+	return errs, nil
 }
 
-// oneMoveValue returns the value of p (index i, king pair k) from the
-// values of its successors.
-func oneMoveValue(table *Table, subs captureValues, p *tb.Position, i uint64, k int, moves []tb.Move) probe.Value {
+// oneMoveValues sets best[x] to the value of p (index i, king pair k) from
+// the values of its successors in tables[x], captures resolved by
+// resolvers[x]. Successor indices are computed once for all tables.
+func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []probe.Value) {
 	if len(moves) == 0 {
+		v := probe.Draw
 		if p.InCheck(p.Side) {
-			return probe.Loss(0)
+			v = probe.Loss(0)
 		}
-		return probe.Draw
+		for x := range best {
+			best[x] = v
+		}
+		return
 	}
-	best, first := probe.Draw, true
-	space := table.Space
-	next := table.Values[p.Side.Other()]
+	space := tables[0].Space
+	other := p.Side.Other()
 	// Moves come grouped by piece: one Stepper serves all quiet moves of a
 	// non-king piece (when the king pair allows the shortcut).
 	var (
@@ -96,31 +151,38 @@ func oneMoveValue(table *Table, subs captureValues, p *tb.Position, i uint64, k 
 		stepper index.Stepper
 		step    bool
 	)
-	for _, m := range moves {
-		var v probe.Value
-		if c, t := p.PieceAt(m.To()); t != tb.NoPiece {
-			v = subs.value(p, m, c, t)
+	for n, m := range moves {
+		c, t := p.PieceAt(m.To())
+		var site captureSite
+		var j uint64
+		if t != tb.NoPiece {
+			site = resolvers[0].site(p, m, c, t)
 		} else {
 			if m.From() != from {
 				from = m.From()
-				c, t := p.PieceAt(from)
-				step = t != tb.King && !space.Tied(k)
+				fc, ft := p.PieceAt(from)
+				step = ft != tb.King && !space.Tied(k)
 				if step {
-					stepper = space.Stepper(i, space.GroupOf(c, t), p.Pieces(c, t), from)
+					stepper = space.Stepper(i, space.GroupOf(fc, ft), p.Pieces(fc, ft), from)
 				}
 			}
-			var j uint64
 			if step {
 				j = stepper.To(m.To())
 			} else {
 				j, _ = space.MovedIndex(i, k, p, m.From(), m.To())
 			}
-			v = next[j]
 		}
-		v = v.Negate()
-		if first || probe.Compare(v, best) > 0 {
-			best, first = v, false
+		for x, table := range tables {
+			var v probe.Value
+			if t != tb.NoPiece {
+				v = resolvers[x].valueAt(c, t, site)
+			} else {
+				v = table.Values[other][j]
+			}
+			v = v.Negate()
+			if n == 0 || probe.Compare(v, best[x]) > 0 {
+				best[x] = v
+			}
 		}
 	}
-	return best
 }

@@ -22,7 +22,7 @@ func newVerifyCommand() *cobra.Command {
 		Short: "Check tables: checksums, then every value against its successors",
 		Long: `Check tables: the file's SHA-256 against checksums.txt and its internal
 checksums, then every stored value against a one-ply search over the table
-and its sub-tables. A material names its DTM table and the board's-honour
+and its sub-tables (the tables of one material in one pass). A material names its DTM table and the board's-honour
 (DTB) tables of it in the directory; MATERIAL.PROFILE (e.g. KRvKN.thai)
 names one DTB table. Without arguments, every table in the directory is
 checked. Exits non-zero on any mismatch, naming the position.`,
@@ -39,11 +39,12 @@ checked. Exits non-zero on any mismatch, naming the position.`,
 			}
 			cache := newTableCache(dir, 5)
 			failed := 0
-			for _, id := range ids {
-				if err := verifyOne(cmd, dir, id, sums, cache, threads); err != nil {
-					fmt.Fprintf(cmd.OutOrStdout(), "%-15s FAILED: %v\n", id, err)
-					failed++
+			for _, group := range byMaterial(ids) {
+				n, err := verifyMaterial(cmd, dir, group, sums, cache, threads)
+				if err != nil {
+					return err
 				}
+				failed += n
 			}
 			if failed > 0 {
 				return fmt.Errorf("%d of %d tables failed verification", failed, len(ids))
@@ -104,50 +105,108 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-func verifyOne(cmd *cobra.Command, dir string, id tableID, sums map[string]string, cache *tableCache, threads int) error {
+// byMaterial splits ids into runs of one material, keeping their order.
+func byMaterial(ids []tableID) [][]tableID {
+	var groups [][]tableID
+	for _, id := range ids {
+		if n := len(groups); n > 0 && groups[n-1][0].material == id.material {
+			groups[n-1] = append(groups[n-1], id)
+			continue
+		}
+		groups = append(groups, []tableID{id})
+	}
+	return groups
+}
+
+// verifyMaterial checks tables of one material: each file's checksums,
+// then the values of every table that passed them, in one pass
+// (retro.VerifyTogether). It prints a line per table and returns how many
+// failed; an error means the pass was interrupted.
+func verifyMaterial(cmd *cobra.Command, dir string, ids []tableID, sums map[string]string, cache *tableCache, threads int) (int, error) {
 	start := time.Now()
+	out := cmd.OutOrStdout()
+	failed := 0
+	fail := func(id tableID, err error) {
+		fmt.Fprintf(out, "%-15s FAILED: %v\n", id, err)
+		failed++
+	}
+	var passed []tableID
+	var checks []retro.Check
+	for _, id := range ids {
+		c, err := loadCheck(dir, id, sums, cache)
+		if err != nil {
+			fail(id, err)
+			continue
+		}
+		passed = append(passed, id)
+		checks = append(checks, c)
+	}
+	if len(checks) == 0 {
+		return failed, nil
+	}
+	names := make([]string, len(passed))
+	for x, id := range passed {
+		names[x] = id.String()
+	}
+	bar := newBar(strings.Join(names, ","))
+	errs, err := retro.VerifyTogether(cmd.Context(), checks, retro.Options{Threads: threads, Progress: bar.update})
+	bar.finish()
+	if err != nil && cmd.Context().Err() != nil {
+		return failed, err
+	}
+	for x, id := range passed {
+		switch {
+		case err != nil:
+			fail(id, err)
+		case errs[x] != nil:
+			fail(id, errs[x])
+		case x == 0:
+			fmt.Fprintf(out, "%-15s ok  checksum and every value  %.1fs\n", id, time.Since(start).Seconds())
+		default:
+			fmt.Fprintf(out, "%-15s ok  checksum and every value  (same pass)\n", id)
+		}
+	}
+	return failed, nil
+}
+
+// loadCheck checks a table file against checksums.txt and its internal
+// checksums and loads it for verification.
+func loadCheck(dir string, id tableID, sums map[string]string, cache *tableCache) (retro.Check, error) {
 	path := id.path(dir)
 	want, ok := sums[filepath.Base(path)]
 	if !ok {
-		return fmt.Errorf("%s has no entry in %s", path, checksumFile)
+		return retro.Check{}, fmt.Errorf("%s has no entry in %s", path, checksumFile)
 	}
 	got, err := fileSHA256(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return &probe.MissingError{Material: id.String(), Dir: dir}
+		return retro.Check{}, &probe.MissingError{Material: id.String(), Dir: dir}
 	}
 	if err != nil {
-		return err
+		return retro.Check{}, err
 	}
 	if got != want {
-		return fmt.Errorf("%s: SHA-256 %s, %s records %s", path, got, checksumFile, want)
+		return retro.Check{}, fmt.Errorf("%s: SHA-256 %s, %s records %s", path, got, checksumFile, want)
 	}
 	f, err := probe.OpenFile(path)
 	if err != nil {
-		return err
+		return retro.Check{}, err
 	}
 	err = f.CheckData()
 	f.Close()
 	if err != nil {
-		return err
+		return retro.Check{}, err
 	}
 	table, err := cache.load(id)
 	if err != nil {
-		return err
+		return retro.Check{}, err
 	}
-	bar := newBar(id.String())
-	opts := retro.Options{Threads: threads, Progress: bar.update}
-	if id.rules == "" {
-		err = retro.Verify(cmd.Context(), table, cache.get, opts)
-	} else {
-		var r tb.Rules
-		if r, err = tb.LookupRules(id.rules); err == nil {
-			err = retro.VerifyDTB(cmd.Context(), table, &r, cache.get, cache.board(id.rules), opts)
+	c := retro.Check{Table: table, DTM: cache.get}
+	if id.rules != "" {
+		r, err := tb.LookupRules(id.rules)
+		if err != nil {
+			return retro.Check{}, err
 		}
+		c.Rules, c.DTB = &r, cache.board(id.rules)
 	}
-	bar.finish()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%-15s ok  checksum and every value  %.1fs\n", id, time.Since(start).Seconds())
-	return nil
+	return c, nil
 }
