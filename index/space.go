@@ -123,6 +123,11 @@ func (s *Space) Groups() []Group { return s.groups }
 // t (which the material must have).
 func (s *Space) GroupOf(c tb.Color, t tb.PieceType) int { return s.groupOf[c][t] }
 
+// Symmetries returns the number of board symmetries the space uses: 8, or
+// 2 (the left–right mirror) for a material with a Khon. A position whose
+// king pair is not Tied stands for that many full-board positions.
+func (s *Space) Symmetries() int { return len(s.kings.group) }
+
 // FullSymmetry reports whether all eight symmetries are used (no Khon).
 func (s *Space) FullSymmetry() bool { return len(s.kings.group) == 8 }
 

@@ -108,7 +108,7 @@ func generate(ctx context.Context, space *index.Space, subs captureValues, opts 
 		return nil, fmt.Errorf("generate %s: %w", m, ErrTooDeep)
 	}
 	g.finish()
-	return &Table{Space: space, Values: g.states}, nil
+	return &Table{Space: space, Values: g.states, HolesMarked: true}, nil
 }
 
 // noteDepth records an assigned value code and flags codes that do not fit.

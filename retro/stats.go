@@ -101,8 +101,11 @@ func BoardCounts(ctx context.Context, dtm, dtb *Table, r *tb.Rules, opts Options
 	err := g.parallel(ctx, "stats", 0, func(side tb.Color, k int) {
 		cs := &parts[k][side]
 		c := r.FreshCountFor(m, side)
-		space.Walk(k, side, func(i uint64, p *tb.Position) {
-			n := uint64(space.Multiplicity(p))
+		holes := dtb
+		if dtm.HolesMarked {
+			holes = dtm
+		}
+		holes.eachLegal(k, side, func(i uint64, n uint64) {
 			switch probe.JudgeBoard(dtm.Values[side][i], dtb.Values[side][i], c, r).Category {
 			case probe.CategoryWin:
 				cs.Win += n
@@ -140,7 +143,8 @@ func BoardCounts(ctx context.Context, dtm, dtb *Table, r *tb.Rules, opts Options
 const longestPerSide = 3
 
 // ComputeStats counts a table's positions (index holes are found by
-// decoding, so this works on tables read from files too).
+// decoding unless the table marks them, so this works on tables read from
+// files too).
 func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, error) {
 	space := table.Space
 	type partial struct {
@@ -154,8 +158,7 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 		pt := &parts[k][side]
 		pt.side = SideStats{Win: map[int]uint64{}, Loss: map[int]uint64{}}
 		pt.best = -1
-		space.Walk(k, side, func(i uint64, p *tb.Position) {
-			n := uint64(space.Multiplicity(p))
+		table.eachLegal(k, side, func(i uint64, n uint64) {
 			v := table.Values[side][i]
 			pt.side.Legal += n
 			switch {

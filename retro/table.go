@@ -12,6 +12,31 @@ import (
 type Table struct {
 	Space  *index.Space
 	Values [2][]probe.Value
+	// HolesMarked says that every index that is not a legal canonical
+	// position holds probe.Illegal, as in a table fresh from the generator
+	// (a table file stores copies of neighbouring values there instead), so
+	// a pass over the legal positions need not decode each index.
+	HolesMarked bool
+}
+
+// eachLegal calls fn(i, n) for every legal position of king pair k with
+// the given side to move: its index and its multiplicity (how many
+// full-board positions it stands for). With holes marked, only the king
+// pairs on the diagonal, where the multiplicity varies, are decoded.
+func (t *Table) eachLegal(k int, side tb.Color, fn func(i uint64, n uint64)) {
+	space := t.Space
+	if !t.HolesMarked || space.Tied(k) {
+		space.Walk(k, side, func(i uint64, p *tb.Position) { fn(i, uint64(space.Multiplicity(p))) })
+		return
+	}
+	n := uint64(space.Symmetries())
+	per := space.PerKingPair()
+	values := t.Values[side][uint64(k)*per : uint64(k+1)*per]
+	for x, v := range values {
+		if v != probe.Illegal {
+			fn(uint64(k)*per+uint64(x), n)
+		}
+	}
 }
 
 // Material returns the table's material.
