@@ -92,8 +92,12 @@ func loadBoardCaptures(m tb.Material, r *tb.Rules, dtm, dtb Source) (*boardCaptu
 }
 
 // GenerateDTB solves material m (canonical, both sides with pieces) for
-// DTB under rules r. dtm gives the DTM tables of the sub-materials where
-// one side is bare, dtb the DTB tables (same rules) of the others.
+// DTB under rules r. dtm gives the DTM table of m and of the sub-materials
+// where one side is bare, dtb the DTB tables (same rules) of the others.
+//
+// A DTM draw is a DTB draw (every DTB goal leads to a forced mate, so a
+// DTB win or loss is a DTM win or loss): the seed takes those from m's DTM
+// table without generating their moves.
 func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Source, opts Options) (*Table, error) {
 	space, err := newSpace(m)
 	if err != nil {
@@ -103,7 +107,14 @@ func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Sourc
 	if err != nil {
 		return nil, err
 	}
-	return generate(ctx, space, subs, opts)
+	own, err := dtm(m)
+	if err != nil {
+		return nil, fmt.Errorf("DTM table of %s: %w", m, err)
+	}
+	if own.Material() != m {
+		return nil, fmt.Errorf("DTM table for %s holds %s", m, own.Material())
+	}
+	return generate(ctx, space, subs, own, opts)
 }
 
 // VerifyDTB checks a DTB table as Verify checks a DTM table: every stored

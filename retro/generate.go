@@ -47,8 +47,11 @@ var ErrTooManyMoves = errors.New("more than 63 quiet moves in one position")
 
 // generator holds the state of one generation.
 type generator struct {
-	space   *index.Space
-	subs    captureValues
+	space *index.Space
+	subs  captureValues
+	// drawn, if set, is a solved table of the same material whose draws
+	// are known to be draws of this metric too (DTM for DTB).
+	drawn   *Table
 	states  [2][]probe.Value
 	present presence
 	opts    Options
@@ -70,7 +73,7 @@ func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Ta
 	if err != nil {
 		return nil, err
 	}
-	return generate(ctx, space, subs, opts)
+	return generate(ctx, space, subs, nil, opts)
 }
 
 // newSpace returns the index of a material that has a table.
@@ -86,10 +89,11 @@ func newSpace(m tb.Material) (*index.Space, error) {
 }
 
 // generate runs the retrograde analysis of a space with captures resolved
-// by subs: the metric is whatever subs makes of a capture.
-func generate(ctx context.Context, space *index.Space, subs captureValues, opts Options) (*Table, error) {
+// by subs: the metric is whatever subs makes of a capture. The positions
+// drawn in drawn (if not nil) are draws without a look at their moves.
+func generate(ctx context.Context, space *index.Space, subs captureValues, drawn *Table, opts Options) (*Table, error) {
 	m := space.Material()
-	g := &generator{space: space, subs: subs, opts: opts}
+	g := &generator{space: space, subs: subs, drawn: drawn, opts: opts}
 	for side := range g.states {
 		g.states[side] = make([]probe.Value, space.Size())
 		adviseHugePages(g.states[side])

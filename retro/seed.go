@@ -18,7 +18,16 @@ func (g *generator) seed(ctx context.Context) error {
 			states[i] = makeState(probe.Illegal, 0)
 		}
 		var moves tb.MoveList
+		var drawn []probe.Value
+		if g.drawn != nil {
+			drawn = g.drawn.Values[side]
+		}
 		g.space.Walk(k, side, func(i uint64, p *tb.Position) {
+			if drawn != nil && drawn[i] == probe.Draw {
+				// No predecessor can win through it, nor lose by it.
+				states[i] = makeState(probe.Draw, cannotLose)
+				return
+			}
 			moves.N = 0
 			quiet := p.LegalCaptures(&moves)
 			s := g.seedState(p, quiet, moves.Slice())
