@@ -225,34 +225,65 @@ func (s *Space) Position(i uint64, side tb.Color) (tb.Position, bool) {
 // decodes (see Position) with the given side to move. It is Position for a
 // whole king pair at once, stepping the digits like an odometer instead of
 // dividing; fn must not keep p.
+//
+// The groups but the last form a prefix, built once for the whole run of
+// the last group's digit. Adding pieces never unblocks a line, so when the
+// prefix leaves the side not to move out of check, only the last group's
+// own attacks can put it in check.
 func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
 	pair := s.kings.pairs[k]
 	var base tb.Position
 	base.Put(tb.White, tb.King, pair.white)
 	base.Put(tb.Black, tb.King, pair.black)
 	base.Side, base.CountLimit, base.Fullmove = side, tb.NoCount, 1
+	them := side.Other() // not to move: must not be in check
+	king := pair.white
+	if them == tb.Black {
+		king = pair.black
+	}
 	n := len(s.groups)
+	last := &s.groups[n-1]
+	lastChecks := last.Color == side // the last group can give check
 	var digit [MaxPieces]uint64
 	var squares [MaxPieces]tb.Bitboard
-	for j := range s.groups {
+	for j := range n - 1 {
 		squares[j] = comboBitboard(s.groups[j].Count, 0)
 	}
 	tied := s.tied[k]
 	var p tb.Position // one variable for all calls: fn gets its address
-	for i := uint64(k) * s.perKingPair; ; i++ {
-		p = base
-		for j := range n {
-			p.AddPieces(s.groups[j].Color, s.groups[j].Type, squares[j])
+	for i := uint64(k) * s.perKingPair; ; i += last.Size {
+		prefix := base
+		for j := range n - 1 {
+			prefix.AddPieces(s.groups[j].Color, s.groups[j].Type, squares[j])
 		}
-		if p.Occupied().Count() == s.pieces && !p.InCheck(side.Other()) {
-			if !tied {
-				fn(i, &p)
-			} else if j, _ := s.indexWith(&p, flipDiagonal); j >= i {
-				fn(i, &p)
+		occ := prefix.Occupied()
+		if occ.Count() == s.pieces-last.Count {
+			prefixCheck := prefix.InCheck(them)
+			for d := range last.Size {
+				bb := comboBitboard(last.Count, d)
+				if bb&occ != 0 {
+					continue
+				}
+				p = prefix
+				p.AddPieces(last.Color, last.Type, bb)
+				switch {
+				case prefixCheck:
+					if p.InCheck(them) { // unless a piece of the last group blocks
+						continue
+					}
+				case lastChecks && givesCheck(last, bb, occ|bb, king):
+					continue
+				}
+				if tied {
+					if j, _ := s.indexWith(&p, flipDiagonal); j < i+d {
+						continue
+					}
+				}
+				fn(i+d, &p)
 			}
 		}
-		// Advance the odometer, last group fastest.
-		j := n - 1
+		// Advance the odometer over the prefix, its last group fastest.
+		j := n - 2
 		for ; j >= 0; j-- {
 			g := &s.groups[j]
 			digit[j]++
@@ -267,6 +298,17 @@ func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
 			return
 		}
 	}
+}
+
+// givesCheck reports whether a piece of group g on the squares bb attacks
+// the king square with the board occupied by occ.
+func givesCheck(g *Group, bb tb.Bitboard, occ tb.Bitboard, king tb.Square) bool {
+	for bb != 0 {
+		if tb.Attacks(g.Type, g.Color, bb.PopFirst(), occ).Has(king) {
+			return true
+		}
+	}
+	return false
 }
 
 // Multiplicity returns how many full-board positions the canonical
