@@ -194,11 +194,15 @@ func (p *Position) LegalCaptures(l *MoveList) (quiet int) {
 		}
 		l.add(m)
 	}
+	// The squares attacked with the king lifted: where it may not step,
+	// and whether it stands in check now (lifting it blocks nothing on
+	// the way to its own square).
+	attacked := p.attackedBy(us.Other(), occ&^king.Bitboard())
 	careful := p.pinned(king)
-	if p.attackersOf(king, us.Other(), occ, ^Bitboard(0)) != 0 {
+	if attacked.Has(king) {
 		careful = ^Bitboard(0)
 	}
-	kt := p.kingTargets(king)
+	kt := kingSteps[king] &^ p.byColor[us] &^ attacked
 	quiet += (kt &^ them).Count()
 	for caps := kt & them; caps != 0; {
 		add(king, caps.PopFirst(), King)
