@@ -58,11 +58,51 @@ func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) probe
 	if !v.IsLoss() {
 		return probe.Draw
 	}
-	count := b.rules.FreshCountFor(after, c)
-	if count.Kind == tb.NoCountKind || v.Plies() <= b.rules.MatingPlies(count) {
+	if limit, unlimited := goalLimit(b.rules, after, c); unlimited || v.Plies() <= limit {
 		return probe.Loss(0) // the goal: a win inside the fresh count
 	}
 	return probe.Draw
+}
+
+// goalLimit returns the longest mate, in plies, that makes a capture
+// leaving side bare in material after a goal under r: the mate must fit
+// the fresh pieces' count. Without a count any mate does (unlimited).
+func goalLimit(r *tb.Rules, after tb.Material, bare tb.Color) (plies int, unlimited bool) {
+	count := r.FreshCountFor(after, bare)
+	if count.Kind == tb.NoCountKind {
+		return 0, true
+	}
+	return r.MatingPlies(count), false
+}
+
+// GoalsIncluded reports whether every DTB goal under narrow is a goal
+// under wide, in m and in every material its captures lead to. Then a
+// narrow DTB win is a wide DTB win (the winner's narrow strategy reaches
+// goals of both; the loser's escapes end in narrow wins, so in wide wins
+// too) and a narrow loss a wide loss, so a wide DTB draw is a narrow DTB
+// draw: GenerateDTB under narrow may take those draws from the wide table
+// (Options.Draws). Thai includes cambodian: its limits are a move longer.
+func GoalsIncluded(narrow, wide *tb.Rules, m tb.Material) bool {
+	for _, x := range Dependencies(m) {
+		for c := tb.White; c <= tb.Black; c++ {
+			for t := tb.Rook; t <= tb.Met; t++ {
+				if x.Count(c, t) == 0 {
+					continue
+				}
+				after := x
+				after.Counts[c][t]--
+				if HasBoardHonour(after) || after.SidePieces(c.Other()) == 0 {
+					continue // the board count goes on, or only the kings are left
+				}
+				n, nUnlimited := goalLimit(narrow, after, c)
+				w, wUnlimited := goalLimit(wide, after, c)
+				if !wUnlimited && (nUnlimited || n > w) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // boardSource returns the tables a DTB generation of a material reads: the
@@ -97,7 +137,9 @@ func loadBoardCaptures(m tb.Material, r *tb.Rules, dtm, dtb Source) (*boardCaptu
 //
 // A DTM draw is a DTB draw (every DTB goal leads to a forced mate, so a
 // DTB win or loss is a DTM win or loss): the seed takes those from m's DTM
-// table without generating their moves.
+// table without generating their moves, or from opts.Draws, m's DTB table
+// under a profile whose goals include those of r (GoalsIncluded), which
+// has more of them.
 func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Source, opts Options) (*Table, error) {
 	space, err := newSpace(m)
 	if err != nil {
@@ -107,14 +149,16 @@ func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Sourc
 	if err != nil {
 		return nil, err
 	}
-	own, err := dtm(m)
-	if err != nil {
-		return nil, fmt.Errorf("DTM table of %s: %w", m, err)
+	drawn := opts.Draws
+	if drawn == nil {
+		if drawn, err = dtm(m); err != nil {
+			return nil, fmt.Errorf("DTM table of %s: %w", m, err)
+		}
 	}
-	if own.Material() != m {
-		return nil, fmt.Errorf("DTM table for %s holds %s", m, own.Material())
+	if drawn.Material() != m {
+		return nil, fmt.Errorf("table of %s given for the draws of %s", drawn.Material(), m)
 	}
-	return generate(ctx, space, subs, own, opts)
+	return generate(ctx, space, subs, drawn, opts)
 }
 
 // VerifyDTB checks a DTB table as Verify checks a DTM table: every stored

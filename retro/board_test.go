@@ -232,3 +232,36 @@ func TestStatsWithMarkedHoles(t *testing.T) {
 		require.Equal(t, slowCounts, fastCounts, name)
 	}
 }
+
+// Thai goals include the cambodian ones (every limit is a move longer),
+// not the other way round, and no count includes every count. Taking the
+// cambodian draws from the thai table gives the same table as taking them
+// from DTM.
+func TestDrawsFromWiderProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece DTB")
+	}
+	m := tb.MustParseMaterial("KRvKN")
+	require.True(t, GoalsIncluded(&tb.CambodianRules, &tb.ThaiRules, m))
+	require.False(t, GoalsIncluded(&tb.ThaiRules, &tb.CambodianRules, m))
+	require.True(t, GoalsIncluded(&tb.ThaiRules, &tb.ThaiRules, m))
+	require.True(t, GoalsIncluded(&tb.ThaiRules, &tb.NoRules, m))
+	require.False(t, GoalsIncluded(&tb.NoRules, &tb.ThaiRules, m))
+
+	thai := solveDTB(t, "KRvKN", &tb.ThaiRules)
+	plain := solveDTB(t, "KRvKN", &tb.CambodianRules)
+	dtb := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &tb.CambodianRules), nil }
+	fast, err := GenerateDTB(context.Background(), m, &tb.CambodianRules, shared.get, dtb, Options{Draws: thai})
+	require.NoError(t, err)
+	require.Equal(t, plain.Values, fast.Values)
+	// The other way round the cambodian draws include thai wins.
+	thaiDTB := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &tb.ThaiRules), nil }
+	wrong, err := GenerateDTB(context.Background(), m, &tb.ThaiRules, shared.get, thaiDTB, Options{Draws: plain})
+	require.NoError(t, err)
+	require.NotEqual(t, thai.Values, wrong.Values)
+
+	_, err = GenerateDTB(context.Background(), m, &tb.CambodianRules, shared.get, dtb, Options{Draws: solve(t, "KRvKR")})
+	require.ErrorContains(t, err, "table of KRvKR given for the draws of KRvKN")
+	_, err = Generate(context.Background(), tb.MustParseMaterial("KRvK"), shared.get, Options{Draws: thai})
+	require.ErrorContains(t, err, "DTM takes no draws")
+}

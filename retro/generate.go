@@ -20,6 +20,10 @@ type Options struct {
 	// Progress, if set, is called from the workers (concurrently) after
 	// every unit of work (one side and king pair of one pass).
 	Progress func(Progress)
+	// Draws, for GenerateDTB only, is a solved table of the same material
+	// whose draws are draws of the table being generated (see
+	// GenerateDTB and GoalsIncluded).
+	Draws *Table
 }
 
 func (o *Options) threads() int {
@@ -65,6 +69,9 @@ type generator struct {
 // Generate solves material m (canonical, pawnless, more than two pieces)
 // for distance to mate, reading the sub-tables it needs from src.
 func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Table, error) {
+	if opts.Draws != nil {
+		return nil, fmt.Errorf("generate %s: DTM takes no draws from another table", m)
+	}
 	space, err := newSpace(m)
 	if err != nil {
 		return nil, err

@@ -182,6 +182,9 @@ func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads 
 		table, err = retro.Generate(ctx, m, cache.get, opts)
 	} else {
 		metric = probe.DTB
+		if opts.Draws, err = widerBoardTable(dir, m, j.rules, cache); err != nil {
+			return err
+		}
 		table, err = retro.GenerateDTB(ctx, m, j.rules, cache.get, cache.board(j.rules.Name), opts)
 	}
 	bar.finish()
@@ -206,6 +209,20 @@ func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads 
 	}
 	fmt.Fprintln(out, row.line())
 	return updateTableList(dir, row)
+}
+
+// widerBoardTable returns a DTB table of m already in dir under a built-in
+// profile whose goals include those of r, whose draws the DTB generation
+// under r may take (retro.GoalsIncluded); nil if there is none.
+func widerBoardTable(dir string, m tb.Material, r *tb.Rules, cache *tableCache) (*retro.Table, error) {
+	for _, w := range tb.BuiltinRules() {
+		id := tableID{m, w.Name}
+		if w.Name == r.Name || w.BoardPlies == 0 || !present(dir, id) || !retro.GoalsIncluded(r, &w, m) {
+			continue
+		}
+		return cache.load(id)
+	}
+	return nil, nil
 }
 
 // recordChecksum adds the SHA-256 of the table file at path to the
