@@ -187,10 +187,36 @@ func (s *Space) indexWith(p *tb.Position, t symmetry) (uint64, bool) {
 // non-canonical twin of a diagonal-symmetric king pair. For every index that
 // decodes, Index(Position(i)) == i.
 func (s *Space) Position(i uint64, side tb.Color) (tb.Position, bool) {
-	var p tb.Position
 	if i >= s.size {
+		return tb.Position{}, false
+	}
+	p, ok := s.decode(i, side)
+	if !ok {
 		return p, false
 	}
+	if p.InCheck(side.Other()) {
+		return p, false
+	}
+	if s.tied[s.KingPairOf(i)] {
+		if j, _ := s.indexWith(&p, flipDiagonal); j < i {
+			return p, false
+		}
+	}
+	return p, true
+}
+
+// Decode returns the position of index i with the given side to move,
+// for an index known to be a legal position (one the generator has
+// decided, say): it skips Position's legality tests.
+func (s *Space) Decode(i uint64, side tb.Color) tb.Position {
+	p, _ := s.decode(i, side)
+	return p
+}
+
+// decode places the pieces of index i (< Size) and reports false if two
+// share a square.
+func (s *Space) decode(i uint64, side tb.Color) (tb.Position, bool) {
+	var p tb.Position
 	k, rest := s.byKingPair.divMod(i)
 	pair := s.kings.pairs[k]
 	p.Put(tb.White, tb.King, pair.white)
@@ -206,17 +232,7 @@ func (s *Space) Position(i uint64, side tb.Color) (tb.Position, bool) {
 			return p, false
 		}
 		occ |= bb
-		for b := bb; b != 0; {
-			p.Put(g.Color, g.Type, b.PopFirst())
-		}
-	}
-	if p.InCheck(side.Other()) {
-		return p, false
-	}
-	if s.kings.tied[pair.white][pair.black] {
-		if j, _ := s.indexWith(&p, flipDiagonal); j < i {
-			return p, false
-		}
+		p.AddPieces(g.Color, g.Type, bb)
 	}
 	return p, true
 }
@@ -413,19 +429,32 @@ func (s *Space) KingPairOf(i uint64) int {
 // any move under a diagonal-symmetric king pair) is re-encoded in full.
 func (s *Space) MovedIndex(i uint64, k int, p *tb.Position, from, to tb.Square) (uint64, int) {
 	c, t := p.PieceAt(from)
-	if t == tb.King {
-		w, b := p.KingSquare(tb.White), p.KingSquare(tb.Black)
-		if c == tb.White {
-			w = to
-		} else {
-			b = to
-		}
-		if n := int(s.kings.number[w][b]); n >= 0 && !s.tied[n] && !s.tied[k] {
-			return i + uint64(n-k)*s.perKingPair, n
-		}
-	} else if !s.tied[k] {
+	switch {
+	case t == tb.King:
+		return s.KingMovedIndex(i, k, p, c, to)
+	case !s.tied[k]:
 		return s.StepIndex(i, s.groupOf[c][t], p.Pieces(c, t), from, to), k
 	}
+	return s.reindex(p, c, t, from, to)
+}
+
+// KingMovedIndex is MovedIndex for a step of the king of colour c.
+func (s *Space) KingMovedIndex(i uint64, k int, p *tb.Position, c tb.Color, to tb.Square) (uint64, int) {
+	w, b := p.KingSquare(tb.White), p.KingSquare(tb.Black)
+	from := w
+	if c == tb.White {
+		w = to
+	} else {
+		from, b = b, to
+	}
+	if n := int(s.kings.number[w][b]); n >= 0 && !s.tied[n] && !s.tied[k] {
+		return i + uint64(n-k)*s.perKingPair, n
+	}
+	return s.reindex(p, c, tb.King, from, to)
+}
+
+// reindex encodes p after the piece of colour c and type t steps from → to.
+func (s *Space) reindex(p *tb.Position, c tb.Color, t tb.PieceType, from, to tb.Square) (uint64, int) {
 	q := *p
 	q.Remove(from)
 	q.Put(c, t, to)

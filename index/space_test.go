@@ -289,7 +289,8 @@ func BenchmarkPosition(b *testing.B) {
 }
 
 // TestMovedIndex: the one-digit shortcut agrees with a full Index for every
-// quiet move (and un-move) of random decoded positions.
+// quiet move (and un-move) of random decoded positions, and Decode with
+// Position on them.
 func TestMovedIndex(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, name := range []string{"KRvK", "KRRvK", "KSvKN", "KRSvKN", "KMMMvK", "KNNvKM", "KRRvKN"} {
@@ -303,6 +304,8 @@ func TestMovedIndex(t *testing.T) {
 				continue
 			}
 			checked++
+			d := s.Decode(i, p.Side)
+			require.True(t, d.SamePlacement(&p))
 			var l tb.MoveList
 			p.LegalMoves(&l)
 			for _, m := range l.Slice() {
@@ -323,6 +326,11 @@ func TestMovedIndex(t *testing.T) {
 				j, k := s.MovedIndex(i, s.KingPairOf(i), &p, m.To(), m.From())
 				require.Equal(t, want, j, "%s un %s", p.FEN(), m)
 				require.Equal(t, s.KingPairOf(want), k)
+				if c, pt := p.PieceAt(m.To()); pt == tb.King {
+					kj, kk := s.KingMovedIndex(i, s.KingPairOf(i), &p, c, m.From())
+					require.Equal(t, j, kj, "%s king un %s", p.FEN(), m)
+					require.Equal(t, k, kk)
+				}
 			}
 		}
 	}

@@ -58,7 +58,7 @@ func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code probe.Value) 
 // one index digit (index.Space.StepIndex); king un-moves, and every un-move
 // under a diagonal-symmetric king pair, go through MovedIndex.
 func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
-	p, _ := g.space.Position(i, side)
+	p := g.space.Decode(i, side) // decided, so legal
 	r := p.Retractor()
 	them := side.Other()
 	u := updater{states: g.states[them], present: g.present, space: g.space, next: v.Negate(), side: them}
@@ -86,9 +86,8 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
 			}
 		}
 	}
-	to := p.KingSquare(them)
-	for from := r.Origins(tb.King, to); from != 0; {
-		u.apply(g.space.MovedIndex(i, k, &p, to, from.PopFirst()))
+	for from := r.Origins(tb.King, p.KingSquare(them)); from != 0; {
+		u.apply(g.space.KingMovedIndex(i, k, &p, them, from.PopFirst()))
 	}
 	if u.deepest != 0 {
 		g.noteDepth(u.deepest)
