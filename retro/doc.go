@@ -37,8 +37,14 @@
 // work on any part of the table. For KRSvKN (1 806 king pairs × 64³ indices
 // per side) that is 1.9 GB, plus the sub-tables.
 //
-// Stage 3 (values.go) turns the states into probe.Value codes in place.
-// The verifier (verify.go) checks a finished table position by position
-// against a one-ply search over it and its sub-tables, sharing no code with
-// stages 1–2 beyond the move generator and the index.
+// Stage 3 (generator.finish) turns the states into probe.Value codes in
+// place. The verifier (verify.go) checks a finished table position by
+// position against a one-ply search over it and its sub-tables, sharing no
+// code with stages 1–2 beyond the move generator and the index; the tables
+// of one material (DTM and DTB) are checked in one pass.
+//
+// The same machinery computes DTB, the board's-honour metric (board.go):
+// only the values of captures differ, and the seed takes the positions
+// known to draw (DTM draws, or the draws of a profile whose goals include
+// this one's) without generating their moves.
 package retro
