@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -195,7 +192,8 @@ func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads 
 	if err := probe.WriteFile(path, table.Space, metric, j.id.rules, table.Values); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := recordChecksum(dir, path); err != nil {
+	sum, err := recordChecksum(dir, path)
+	if err != nil {
 		return err
 	}
 	cache.put(j.id, table)
@@ -204,6 +202,7 @@ func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads 
 		return err
 	}
 	row := summarise(j.id, table, info.Size(), time.Since(start))
+	row.sum = sum
 	if row.countDraws, err = countDraws(ctx, dir, j, table, cache, threads); err != nil {
 		return err
 	}
@@ -230,21 +229,21 @@ func widerBoardTable(dir string, m tb.Material, r *tb.Rules, cache *tableCache) 
 // checksum that differs means the generator's output changed. Keep the
 // record (verify will fail on the file) until someone deletes the line to
 // accept the new table.
-func recordChecksum(dir, path string) error {
+func recordChecksum(dir, path string) (string, error) {
 	sum, err := fileSHA256(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	sums, err := readChecksums(dir)
 	if err != nil {
-		return err
+		return "", err
 	}
 	name := filepath.Base(path)
 	if old, ok := sums[name]; ok && old != sum {
-		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, checksumFile)
+		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, checksumFile)
 	}
 	sums[name] = sum
-	return writeChecksums(dir, sums)
+	return sum, writeChecksums(dir, sums)
 }
 
 // ensureChecksum records the checksum of a present table that has none.
@@ -256,7 +255,7 @@ func ensureChecksum(out io.Writer, dir string, id tableID) error {
 	if _, ok := sums[id.fileName()]; ok {
 		return nil
 	}
-	if err := recordChecksum(dir, id.path(dir)); err != nil {
+	if _, err := recordChecksum(dir, id.path(dir)); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "%-15s present without a checksum (an interrupted run?): recorded it\n", id)
@@ -307,6 +306,7 @@ type summary struct {
 	bytes             int64
 	total             time.Duration // generation and writing
 	countDraws        string        // share of wins drawn by a fresh thai count
+	sum               string        // the file's SHA-256, hex
 }
 
 func summarise(id tableID, t *retro.Table, bytes int64, total time.Duration) summary {
@@ -356,31 +356,6 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// tableListFile is the table of tables, one row per generated table.
-const tableListFile = "tables.md"
-
-const tableListHeader = `# Tables
-
-Written by ` + "`makruktb gen`" + `, one row per table as last generated (2-core machine).
-Positions: legal canonical positions, both sides to move. Longest: longest
-mate in moves for the side to move that wins, White (first-named side) / Black.
-Thai count-draws: of all wins and losses (full board, both sides to move),
-the share that a fresh thai count turns into draws (cursed wins, blessed
-losses); with pieces on both sides it comes from the thai DTB table, and
-"+N% DTB" is the share still waiting for it. Rows "MATERIAL.PROFILE" are the
-board's-honour (DTB) tables: longest is the longest distance to the goal
-(mate, or a capture of the last piece into a win inside the fresh count),
-count-draws under that profile.
-
-| material | pieces | index per side | positions | longest w/b | file bytes | bits/position | time (s) | thai count-draws |
-|---|---|---|---|---|---|---|---|---|
-`
-
-func (s summary) row() string {
-	return fmt.Sprintf("| %s | %d | %d | %d | %s/%s | %d | %.3f | %.1f | %s |",
-		s.material, s.pieces, s.perSide, s.legal, movesText(s.longestW), movesText(s.longstB), s.bytes, s.bitsPerPosition(), s.total.Seconds(), s.countDraws)
-}
-
 // countDrawShare describes the share of decided positions (wins and
 // losses, both sides to move) that a fresh count draws; "+N% DTB" is the
 // share of board's-honour results only a DTB table can judge.
@@ -400,60 +375,6 @@ func countDrawShare(counts map[string]retro.CountStats) string {
 		text += fmt.Sprintf(" +%.1f%% DTB", 100*float64(unknown)/float64(wins))
 	}
 	return text
-}
-
-// setCountDraws puts the count-draw cell into an existing row of tables.md.
-func setCountDraws(row, text string) string {
-	cells := strings.Split(strings.Trim(row, "|"), "|")
-	if len(cells) < 9 {
-		cells = append(cells, "")
-	}
-	cells[8] = " " + text + " "
-	return "|" + strings.Join(cells[:9], "|") + "|"
-}
-
-// updateTableList replaces or adds the row of s in tables.md.
-func updateTableList(dir string, s summary) error {
-	return editTableList(dir, func(rows map[string]string) { rows[s.material] = s.row() })
-}
-
-// editTableList rewrites tables.md after edit has changed its rows (keyed
-// by material), sorted by piece count and name.
-func editTableList(dir string, edit func(rows map[string]string)) error {
-	path := filepath.Join(dir, tableListFile)
-	rows := map[string]string{}
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	for _, line := range strings.Split(string(old), "\n") {
-		if strings.HasPrefix(line, "| K") {
-			cells := strings.Split(line, "|")
-			rows[strings.TrimSpace(cells[1])] = line
-		}
-	}
-	edit(rows)
-	names := make([]string, 0, len(rows))
-	for n := range rows {
-		names = append(names, n)
-	}
-	pieces := func(row string) int {
-		material, _, _ := strings.Cut(row, ".")
-		m, _ := tb.ParseMaterial(material)
-		return m.Pieces()
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if pi, pj := pieces(names[i]), pieces(names[j]); pi != pj {
-			return pi < pj
-		}
-		return names[i] < names[j]
-	})
-	var b strings.Builder
-	b.WriteString(tableListHeader)
-	for _, n := range names {
-		b.WriteString(rows[n] + "\n")
-	}
-	return writeFileAtomically(path, []byte(b.String()))
 }
 
 // bar shows the progress of one table's passes on stderr when it is a

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
@@ -89,6 +90,44 @@ func TestGenRecordsMissingChecksum(t *testing.T) {
 	kept, err := os.ReadFile(sums)
 	require.NoError(t, err)
 	require.Equal(t, wrong, string(kept))
+}
+
+// verify records the day and the file's checksum in the verified column of
+// tables.md; regenerating the same file keeps the mark, a mark naming
+// another file is dropped.
+func TestVerifiedColumn(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	row := func() string {
+		list, err := os.ReadFile(filepath.Join(dir, tableListFile))
+		require.NoError(t, err)
+		for _, line := range strings.Split(string(list), "\n") {
+			if strings.HasPrefix(line, "| KRvK |") {
+				return line
+			}
+		}
+		t.Fatal("no KRvK row")
+		return ""
+	}
+	require.Empty(t, rowCell(row(), verifiedCell))
+	_, err = run(t, "verify", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	sums, err := readChecksums(dir)
+	require.NoError(t, err)
+	mark := time.Now().Format("2006-01-02") + " (" + sums["KRvK.mtbm"][:8] + ")"
+	require.Equal(t, mark, rowCell(row(), verifiedCell))
+
+	_, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
+	require.NoError(t, err)
+	require.Equal(t, mark, rowCell(row(), verifiedCell), "the same file stays verified")
+
+	require.NoError(t, editTableList(dir, func(rows map[string]string) {
+		rows["KRvK"] = setRowCell(rows["KRvK"], verifiedCell, "2026-01-01 (00000000)")
+	}))
+	_, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
+	require.NoError(t, err)
+	require.Empty(t, rowCell(row(), verifiedCell), "a mark for another file is dropped")
 }
 
 func TestStatsJSON(t *testing.T) {

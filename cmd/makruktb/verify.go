@@ -25,7 +25,9 @@ checksums, then every stored value against a one-ply search over the table
 and its sub-tables (the tables of one material in one pass). A material names its DTM table and the board's-honour
 (DTB) tables of it in the directory; MATERIAL.PROFILE (e.g. KRvKN.thai)
 names one DTB table. Without arguments, every table in the directory is
-checked. Exits non-zero on any mismatch, naming the position.`,
+checked. A table that passes gets the day and its checksum in the verified
+column of the directory's tables.md. Exits non-zero on any mismatch, naming
+the position.`,
 		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK\n  makruktb verify KRSvKN.thai",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := tableDir(dir)
@@ -164,6 +166,11 @@ func verifyMaterial(cmd *cobra.Command, dir string, ids []tableID, sums map[stri
 			fmt.Fprintf(out, "%-15s ok  checksum and every value  %.1fs\n", id, time.Since(start).Seconds())
 		default:
 			fmt.Fprintf(out, "%-15s ok  checksum and every value  (same pass)\n", id)
+		}
+		if err == nil && errs[x] == nil {
+			if err := markVerified(dir, id, sums[id.fileName()]); err != nil {
+				return failed, fmt.Errorf("%s verified, but not recorded in %s: %w", id, tableListFile, err)
+			}
 		}
 	}
 	return failed, nil

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/makruktb/makruktb/tb"
+)
+
+// The table of tables, tables.md in the table directory: one row per
+// table, written by gen; stats refreshes its count-draw cell and verify
+// its verified cell.
+
+// tableListFile is the table of tables, one row per generated table.
+const tableListFile = "tables.md"
+
+const tableListHeader = `# Tables
+
+Written by ` + "`makruktb gen`" + `, one row per table as last generated (2-core machine).
+Positions: legal canonical positions, both sides to move. Longest: longest
+mate in moves for the side to move that wins, White (first-named side) / Black.
+Thai count-draws: of all wins and losses (full board, both sides to move),
+the share that a fresh thai count turns into draws (cursed wins, blessed
+losses); with pieces on both sides it comes from the thai DTB table, and
+"+N% DTB" is the share still waiting for it. Rows "MATERIAL.PROFILE" are the
+board's-honour (DTB) tables: longest is the longest distance to the goal
+(mate, or a capture of the last piece into a win inside the fresh count),
+count-draws under that profile. Verified: the day ` + "`makruktb verify`" + ` last passed
+the table (checksums and every value), with the first 8 hex digits of the
+SHA-256 of the file it checked.
+
+| material | pieces | index per side | positions | longest w/b | file bytes | bits/position | time (s) | thai count-draws | verified |
+|---|---|---|---|---|---|---|---|---|---|
+`
+
+func (s summary) row() string {
+	return fmt.Sprintf("| %s | %d | %d | %d | %s/%s | %d | %.3f | %.1f | %s |  |",
+		s.material, s.pieces, s.perSide, s.legal, movesText(s.longestW), movesText(s.longstB), s.bytes, s.bitsPerPosition(), s.total.Seconds(), s.countDraws)
+}
+
+// The cells of a row, counted from 0 after its leading "|".
+const (
+	countDrawsCell = 8
+	verifiedCell   = 9
+	rowCells       = 10
+)
+
+// rowCell returns cell n of a row, trimmed ("" if the row is shorter).
+func rowCell(row string, n int) string {
+	cells := strings.Split(strings.Trim(row, "|"), "|")
+	if n >= len(cells) {
+		return ""
+	}
+	return strings.TrimSpace(cells[n])
+}
+
+// setRowCell returns row with cell n set to text; a row written before
+// the table had all its columns gets the missing cells, empty.
+func setRowCell(row string, n int, text string) string {
+	cells := strings.Split(strings.Trim(row, "|"), "|")
+	for len(cells) < rowCells {
+		cells = append(cells, " ")
+	}
+	cells[n] = " " + text + " "
+	return "|" + strings.Join(cells[:rowCells], "|") + "|"
+}
+
+// setCountDraws puts the count-draw cell into an existing row.
+func setCountDraws(row, text string) string { return setRowCell(row, countDrawsCell, text) }
+
+// verifiedMark is the verified cell of a table whose file, of SHA-256 sum,
+// passed verify on day.
+func verifiedMark(sum string, day time.Time) string {
+	return day.Format("2006-01-02") + " (" + sum[:8] + ")"
+}
+
+// updateTableList replaces or adds the row of s in tables.md. The verified
+// mark stays if it names the new file's checksum: gen rewrites a table
+// byte for byte, and a file that differs needs verifying anew.
+func updateTableList(dir string, s summary) error {
+	return editTableList(dir, func(rows map[string]string) {
+		row := s.row()
+		if mark := rowCell(rows[s.material], verifiedCell); strings.HasSuffix(mark, "("+s.sum[:8]+")") {
+			row = setRowCell(row, verifiedCell, mark)
+		}
+		rows[s.material] = row
+	})
+}
+
+// markVerified records in the table of tables of dir, if there is one,
+// that table id, whose file has SHA-256 sum, passed verify today.
+func markVerified(dir string, id tableID, sum string) error {
+	if !fileExists(filepath.Join(dir, tableListFile)) {
+		return nil
+	}
+	return editTableList(dir, func(rows map[string]string) {
+		if row, ok := rows[id.String()]; ok {
+			rows[id.String()] = setRowCell(row, verifiedCell, verifiedMark(sum, time.Now()))
+		}
+	})
+}
+
+// editTableList rewrites tables.md after edit has changed its rows (keyed
+// by material), sorted by piece count and name.
+func editTableList(dir string, edit func(rows map[string]string)) error {
+	path := filepath.Join(dir, tableListFile)
+	rows := map[string]string{}
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, line := range strings.Split(string(old), "\n") {
+		if strings.HasPrefix(line, "| K") {
+			rows[rowCell(line, 0)] = setRowCell(line, verifiedCell, rowCell(line, verifiedCell))
+		}
+	}
+	edit(rows)
+	names := make([]string, 0, len(rows))
+	for n := range rows {
+		names = append(names, n)
+	}
+	pieces := func(row string) int {
+		material, _, _ := strings.Cut(row, ".")
+		m, _ := tb.ParseMaterial(material)
+		return m.Pieces()
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if pi, pj := pieces(names[i]), pieces(names[j]); pi != pj {
+			return pi < pj
+		}
+		return names[i] < names[j]
+	})
+	var b strings.Builder
+	b.WriteString(tableListHeader)
+	for _, n := range names {
+		b.WriteString(rows[n] + "\n")
+	}
+	return writeFileAtomically(path, []byte(b.String()))
+}
+
