@@ -143,4 +143,3 @@ func editTableList(dir string, edit func(rows map[string]string)) error {
 	}
 	return writeFileAtomically(path, []byte(b.String()))
 }
-
