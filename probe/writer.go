@@ -4,9 +4,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
@@ -36,44 +38,68 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 	perSide := h.blocksPerSide()
 	h.Blocks = 2 * perSide
 
-	blocks := make([][]byte, h.Blocks)
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault),
 		zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
 	if err != nil {
 		return err
 	}
 	defer enc.Close()
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for k := range blocks {
-		g.Go(func() error {
-			side, b := k/perSide, k%perSide
-			lo := uint64(b) * uint64(h.BlockSize)
-			hi := min(lo+uint64(h.BlockSize), h.Size)
-			raw := encodeBlock(values[side][lo:hi], width)
-			blocks[k] = enc.EncodeAll(raw, make([]byte, 0, len(raw)/8))
-			return nil
-		})
-	}
-	_ = g.Wait()
-
-	crc := crc32.New(castagnoli)
-	h.Offsets = make([]uint64, 0, h.Blocks+1)
-	var off uint64
-	for _, b := range blocks {
-		h.Offsets = append(h.Offsets, off)
-		off += uint64(len(b))
-		crc.Write(b)
-	}
-	h.Offsets = append(h.Offsets, off)
-	h.DataCRC = crc.Sum32()
-	return writeAtomically(path, h.marshal(), blocks)
+	// The header has a fixed length: its place is kept while the blocks
+	// are written, and it is filled in once their offsets are known.
+	h.Offsets = make([]uint64, h.Blocks+1)
+	headerLen := int64(len(h.marshal()))
+	return writeAtomically(path, func(f *os.File) error {
+		if _, err := f.Seek(headerLen, io.SeekStart); err != nil {
+			return err
+		}
+		crc := crc32.New(castagnoli)
+		var off uint64
+		// Blocks are compressed a window at a time, in parallel, into
+		// buffers reused from window to window, and written in order:
+		// memory stays a few blocks however large the table.
+		window := 4 * runtime.GOMAXPROCS(0)
+		raw := make([][]byte, window)
+		packed := make([][]byte, window)
+		for start := 0; start < h.Blocks; start += window {
+			end := min(start+window, h.Blocks)
+			var g errgroup.Group
+			for k := start; k < end; k++ {
+				g.Go(func() error {
+					slot, side, b := k-start, k/perSide, k%perSide
+					lo := uint64(b) * uint64(h.BlockSize)
+					hi := min(lo+uint64(h.BlockSize), h.Size)
+					raw[slot] = encodeBlock(raw[slot][:0], values[side][lo:hi], width)
+					packed[slot] = enc.EncodeAll(raw[slot], packed[slot][:0])
+					return nil
+				})
+			}
+			_ = g.Wait()
+			for k := start; k < end; k++ {
+				block := packed[k-start]
+				h.Offsets[k] = off
+				off += uint64(len(block))
+				crc.Write(block)
+				if _, err := f.Write(block); err != nil {
+					return err
+				}
+			}
+		}
+		h.Offsets[h.Blocks] = off
+		h.DataCRC = crc.Sum32()
+		header := h.marshal()
+		if int64(len(header)) != headerLen {
+			return fmt.Errorf("write %s: header length changed from %d to %d", path, headerLen, len(header))
+		}
+		_, err := f.WriteAt(header, 0)
+		return err
+	})
 }
 
-// encodeBlock serialises values, replacing holes by the previous legal
-// value so that they cost next to nothing after compression.
-func encodeBlock(vals []Value, width int) []byte {
-	out := make([]byte, len(vals)*width)
+// encodeBlock serialises values into out (reusing its capacity), replacing
+// holes by the previous legal value so that they cost next to nothing
+// after compression.
+func encodeBlock(out []byte, vals []Value, width int) []byte {
+	out = slices.Grow(out, len(vals)*width)[:len(vals)*width]
 	prev := Draw
 	for i, v := range vals {
 		if v == Illegal {
@@ -89,9 +115,9 @@ func encodeBlock(vals []Value, width int) []byte {
 	return out
 }
 
-// writeAtomically writes header and blocks to a temporary file next to path,
-// syncs it, renames it to path and syncs the directory.
-func writeAtomically(path string, header []byte, blocks [][]byte) (err error) {
+// writeAtomically writes a file through write into a temporary file next
+// to path, syncs it, renames it to path and syncs the directory.
+func writeAtomically(path string, write func(f *os.File) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -103,13 +129,8 @@ func writeAtomically(path string, header []byte, blocks [][]byte) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err = f.Write(header); err != nil {
+	if err = write(f); err != nil {
 		return err
-	}
-	for _, b := range blocks {
-		if _, err = f.Write(b); err != nil {
-			return err
-		}
 	}
 	if err = f.Sync(); err != nil {
 		return err
