@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables test lint fmt-check vet bench fuzz clean
+.PHONY: all build lib ctest bench-lib tables verify test lint fmt-check vet bench fuzz clean
 
 all: build
 
@@ -44,6 +44,11 @@ bench-lib: lib
 # the board's-honour (DTB) tables of the profiles in $(DTB) ("none": none).
 tables: build
 	$(BIN) gen --tables $(TABLES) --threads $(THREADS) --max-pieces $(PIECES) --dtb $(DTB)
+
+# Verifies the tables in $(TABLES) that tables.md does not yet list as
+# verified (all of them after a fresh make tables); resumable.
+verify: build
+	$(BIN) verify --tables $(TABLES) --threads $(THREADS) --pending
 
 test: fmt-check vet lint ctest
 	$(GO) test ./...

@@ -121,6 +121,10 @@ func TestVerifiedColumn(t *testing.T) {
 	_, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
 	require.NoError(t, err)
 	require.Equal(t, mark, rowCell(row(), verifiedCell), "the same file stays verified")
+	out, err := run(t, "verify", "--pending", "--tables", dir)
+	require.NoError(t, err)
+	require.Contains(t, out, "0 tables not yet verified")
+	require.NotContains(t, out, " ok ", "nothing is left to verify")
 
 	require.NoError(t, editTableList(dir, func(rows map[string]string) {
 		rows["KRvK"] = setRowCell(rows["KRvK"], verifiedCell, "2026-01-01 (00000000)")
@@ -128,6 +132,10 @@ func TestVerifiedColumn(t *testing.T) {
 	_, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
 	require.NoError(t, err)
 	require.Empty(t, rowCell(row(), verifiedCell), "a mark for another file is dropped")
+	out, err = run(t, "verify", "--pending", "--tables", dir)
+	require.NoError(t, err)
+	require.Contains(t, out, "1 tables not yet verified")
+	require.Contains(t, out, "KRvK            ok ")
 }
 
 func TestStatsJSON(t *testing.T) {

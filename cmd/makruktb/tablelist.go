@@ -86,8 +86,8 @@ func verifiedMark(sum string, day time.Time) string {
 func updateTableList(dir string, s summary) error {
 	return editTableList(dir, func(rows map[string]string) {
 		row := s.row()
-		if mark := rowCell(rows[s.material], verifiedCell); strings.HasSuffix(mark, "("+s.sum[:8]+")") {
-			row = setRowCell(row, verifiedCell, mark)
+		if old := rows[s.material]; verifiedAs(old, s.sum) {
+			row = setRowCell(row, verifiedCell, rowCell(old, verifiedCell))
 		}
 		rows[s.material] = row
 	})
@@ -109,16 +109,9 @@ func markVerified(dir string, id tableID, sum string) error {
 // editTableList rewrites tables.md after edit has changed its rows (keyed
 // by material), sorted by piece count and name.
 func editTableList(dir string, edit func(rows map[string]string)) error {
-	path := filepath.Join(dir, tableListFile)
-	rows := map[string]string{}
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	rows, err := readTableList(dir)
+	if err != nil {
 		return err
-	}
-	for _, line := range strings.Split(string(old), "\n") {
-		if strings.HasPrefix(line, "| K") {
-			rows[rowCell(line, 0)] = setRowCell(line, verifiedCell, rowCell(line, verifiedCell))
-		}
 	}
 	edit(rows)
 	names := make([]string, 0, len(rows))
@@ -141,5 +134,29 @@ func editTableList(dir string, edit func(rows map[string]string)) error {
 	for _, n := range names {
 		b.WriteString(rows[n] + "\n")
 	}
-	return writeFileAtomically(path, []byte(b.String()))
+	return writeFileAtomically(filepath.Join(dir, tableListFile), []byte(b.String()))
+}
+
+// readTableList returns the rows of tables.md in dir by table name, with
+// all their cells; none if there is no such file.
+func readTableList(dir string) (map[string]string, error) {
+	rows := map[string]string{}
+	list, err := os.ReadFile(filepath.Join(dir, tableListFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return rows, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(string(list), "\n") {
+		if strings.HasPrefix(line, "| K") {
+			rows[rowCell(line, 0)] = setRowCell(line, verifiedCell, rowCell(line, verifiedCell))
+		}
+	}
+	return rows, nil
+}
+
+// verifiedAs reports whether a row's verified mark names the checksum sum.
+func verifiedAs(row, sum string) bool {
+	return len(sum) >= 8 && strings.HasSuffix(rowCell(row, verifiedCell), "("+sum[:8]+")")
 }

@@ -17,8 +17,9 @@ import (
 func newVerifyCommand() *cobra.Command {
 	var dir string
 	var threads int
+	var pending bool
 	cmd := &cobra.Command{
-		Use:   "verify [--tables DIR] [MATERIAL | MATERIAL.PROFILE ...]",
+		Use:   "verify [--tables DIR] [--pending] [MATERIAL | MATERIAL.PROFILE ...]",
 		Short: "Check tables: checksums, then every value against its successors",
 		Long: `Check tables: the file's SHA-256 against checksums.txt and its internal
 checksums, then every stored value against a one-ply search over the table
@@ -26,9 +27,10 @@ and its sub-tables (the tables of one material in one pass). A material names it
 (DTB) tables of it in the directory; MATERIAL.PROFILE (e.g. KRvKN.thai)
 names one DTB table. Without arguments, every table in the directory is
 checked. A table that passes gets the day and its checksum in the verified
-column of the directory's tables.md. Exits non-zero on any mismatch, naming
-the position.`,
-		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK\n  makruktb verify KRSvKN.thai",
+column of the directory's tables.md; --pending skips the tables whose mark
+there names their current checksum, so a long verification can be resumed.
+Exits non-zero on any mismatch, naming the position.`,
+		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK\n  makruktb verify KRSvKN.thai\n  makruktb verify --pending",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := tableDir(dir)
 			ids, err := verifyTargets(dir, args)
@@ -38,6 +40,12 @@ the position.`,
 			sums, err := readChecksums(dir)
 			if err != nil {
 				return err
+			}
+			if pending {
+				if ids, err = unverified(dir, ids, sums); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "%d tables not yet verified\n", len(ids))
 			}
 			cache := newTableCache(dir, 5)
 			failed := 0
@@ -56,7 +64,24 @@ the position.`,
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().IntVar(&threads, "threads", 0, "worker threads (default: all cores)")
+	cmd.Flags().BoolVar(&pending, "pending", false, "only the tables that tables.md does not list as verified with their current checksum")
 	return cmd
+}
+
+// unverified keeps the ids whose row in tables.md has no verified mark for
+// the checksum recorded for the file.
+func unverified(dir string, ids []tableID, sums map[string]string) ([]tableID, error) {
+	rows, err := readTableList(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []tableID
+	for _, id := range ids {
+		if !verifiedAs(rows[id.String()], sums[id.fileName()]) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
 
 // verifyTargets returns the tables the arguments name (see verify's help),
