@@ -179,10 +179,9 @@ func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads 
 		table, err = retro.Generate(ctx, m, cache.get, opts)
 	} else {
 		metric = probe.DTB
-		if opts.Draws, err = widerBoardTable(dir, m, j.rules, cache); err != nil {
-			return err
+		if opts.Draws, err = widerBoardTable(dir, m, j.rules, cache); err == nil {
+			table, err = retro.GenerateDTB(ctx, m, j.rules, cache.get, cache.board(j.rules.Name), opts)
 		}
-		table, err = retro.GenerateDTB(ctx, m, j.rules, cache.get, cache.board(j.rules.Name), opts)
 	}
 	bar.finish()
 	if err != nil {

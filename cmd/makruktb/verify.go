@@ -23,10 +23,10 @@ func newVerifyCommand() *cobra.Command {
 		Short: "Check tables: checksums, then every value against its successors",
 		Long: `Check tables: the file's SHA-256 against checksums.txt and its internal
 checksums, then every stored value against a one-ply search over the table
-and its sub-tables (the tables of one material in one pass). A material names its DTM table and the board's-honour
-(DTB) tables of it in the directory; MATERIAL.PROFILE (e.g. KRvKN.thai)
-names one DTB table. Without arguments, every table in the directory is
-checked. A table that passes gets the day and its checksum in the verified
+and its sub-tables (the tables of one material in one pass). A material
+names its DTM table and the board's-honour (DTB) tables of it in the
+directory; MATERIAL.PROFILE (e.g. KRvKN.thai) names one DTB table. Without
+arguments, every table in the directory is checked. A table that passes gets the day and its checksum in the verified
 column of the directory's tables.md; --pending skips the tables whose mark
 there names their current checksum, so a long verification can be resumed.
 Exits non-zero on any mismatch, naming the position.`,
