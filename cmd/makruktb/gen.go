@@ -233,6 +233,11 @@ func recordChecksum(dir, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
 	sums, err := readChecksums(dir)
 	if err != nil {
 		return "", err

@@ -107,8 +107,13 @@ func markVerified(dir string, id tableID, sum string) error {
 }
 
 // editTableList rewrites tables.md after edit has changed its rows (keyed
-// by material), sorted by piece count and name.
+// by material), sorted by piece count and name, under the directory's lock.
 func editTableList(dir string, edit func(rows map[string]string)) error {
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	rows, err := readTableList(dir)
 	if err != nil {
 		return err
