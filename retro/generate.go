@@ -58,6 +58,7 @@ type generator struct {
 	drawn   *Table
 	states  [2][]probe.Value
 	present presence
+	settled settled
 	opts    Options
 	// deepest is the largest value code assigned so far.
 	deepest atomic.Int64
@@ -106,6 +107,7 @@ func generate(ctx context.Context, space *index.Space, subs captureValues, drawn
 		adviseHugePages(g.states[side])
 	}
 	g.present = newPresence(space.Size())
+	g.settled = newSettled(space.Size())
 	if err := g.seed(ctx); err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 // positions decided as mate in d plies and un-moves them.
 func (g *generator) iterate(ctx context.Context) error {
 	per := g.space.PerKingPair()
+	_, _, runs := g.space.LanePiece()
 	for d := 0; d+2 <= int(g.deepest.Load()) || d == 0; d++ {
 		if g.tooDeep.Load() {
 			return nil
@@ -22,7 +23,11 @@ func (g *generator) iterate(ctx context.Context) error {
 			for lo < hi {
 				block := lo >> presenceShift
 				end := min(hi, (block+1)<<presenceShift)
-				if g.present.has(side, block, code) {
+				switch {
+				case !g.present.has(side, block, code):
+				case runs && !g.space.Tied(k):
+					g.scanRuns(side, k, lo, end, code)
+				default:
 					g.scan(side, k, lo, end, code)
 				}
 				lo = end
@@ -47,9 +52,101 @@ func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code probe.Value) 
 		}
 		s := loadState(states, i)
 		if stateValue(s) == code && (code.IsWin() || stateCounter(s) == 0) {
+			if code.IsWin() {
+				g.settled.set(side, i)
+			}
 			g.propagate(side, i, k, code)
 		}
 		i++
+	}
+}
+
+// scanRuns is scan for a space made of runs (index.Space.LanePiece), king
+// pair k not Tied: the positions of one run decided with code are
+// propagated together (lo and hi are multiples of 64).
+func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code probe.Value) {
+	states := g.states[side]
+	for r := lo; r < hi; r += 64 {
+		var lanes tb.Bitboard
+		for q := r; q < r+64; q += 4 {
+			if !mayHoldCode(loadFour(states, q), code) {
+				continue
+			}
+			for j := q; j < q+4; j++ {
+				s := loadState(states, j)
+				if stateValue(s) == code && (code.IsWin() || stateCounter(s) == 0) {
+					lanes |= tb.Square(j - r).Bitboard()
+				}
+			}
+		}
+		if lanes == 0 {
+			continue
+		}
+		if code.IsWin() {
+			g.settled.setRun(side, r, lanes) // wins by capture too: un-moves now only offer slower ones
+		}
+		g.propagateRun(side, r, k, lanes, code)
+	}
+}
+
+// propagateRun un-moves the positions of run r (king pair k, not Tied)
+// whose last piece stands on one of lanes, all decided with value v. Each
+// un-move of another piece is found once for the whole run and leads to
+// one run of predecessors, lane for lane (tb.LaneRetractor); only the last
+// piece's own un-moves, and king un-moves that change the orientation, are
+// made position by position.
+func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboard, v probe.Value) {
+	prefix, _ := g.space.RunPrefix(r, side) // it holds decided positions, so it decodes
+	laneColor, laneType, _ := g.space.LanePiece()
+	them := side.Other()
+	u := updater{states: g.states[them], present: g.present, settled: g.settled, space: g.space, next: v.Negate(), side: them}
+	if v.IsWin() {
+		u.stab = 1 // only a Tied king pair has positions that a symmetry maps to themselves
+	}
+	ret := prefix.LaneRetractor(laneColor, laneType)
+	groups := g.space.Groups()
+	for gi, gr := range groups[:len(groups)-1] {
+		if gr.Color != them {
+			continue
+		}
+		pieces := prefix.Pieces(them, gr.Type)
+		for bb := pieces; bb != 0; {
+			to := bb.PopFirst()
+			st := g.space.Stepper(r, gi, pieces, to)
+			for from := ret.Candidates(gr.Type, to); from != 0; {
+				f := from.PopFirst()
+				u.applyRun(st.To(f), k, ret.Lanes(gr.Type, f, to, lanes))
+			}
+		}
+	}
+	king := prefix.KingSquare(them)
+	for from := ret.Candidates(tb.King, king); from != 0; {
+		f := from.PopFirst()
+		l := ret.Lanes(tb.King, f, king, lanes)
+		if n, ok := g.space.KingStep(k, them, f); ok {
+			u.applyRun(r+uint64(n-k)*g.space.PerKingPair(), n, l)
+			continue
+		}
+		for l != 0 {
+			lane := l.PopFirst()
+			p := prefix
+			p.Put(laneColor, laneType, lane)
+			u.apply(g.space.KingMovedIndex(r+uint64(lane), k, &p, them, f))
+		}
+	}
+	if laneColor == them {
+		for l := lanes; l != 0; {
+			lane := l.PopFirst()
+			p := prefix
+			p.Put(laneColor, laneType, lane)
+			ret := p.Retractor()
+			for from := ret.Origins(laneType, lane); from != 0; {
+				u.apply(r+uint64(from.PopFirst()), k)
+			}
+		}
+	}
+	if u.deepest != 0 {
+		g.noteDepth(u.deepest)
 	}
 }
 
@@ -61,7 +158,7 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
 	p := g.space.Decode(i, side) // decided, so legal
 	r := p.Retractor()
 	them := side.Other()
-	u := updater{states: g.states[them], present: g.present, space: g.space, next: v.Negate(), side: them}
+	u := updater{states: g.states[them], present: g.present, settled: g.settled, space: g.space, next: v.Negate(), side: them}
 	if v.IsWin() {
 		u.stab = g.stabiliser(&p)
 	}
@@ -98,6 +195,7 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
 type updater struct {
 	states  []probe.Value
 	present presence
+	settled settled
 	space   *index.Space
 	side    tb.Color    // side to move in the predecessors
 	next    probe.Value // the predecessors' value through this move
@@ -110,6 +208,7 @@ type updater struct {
 func (u *updater) apply(j uint64, kj int) {
 	if u.stab == 0 {
 		if setWin(u.states, j, u.next) {
+			u.settled.set(u.side, j)
 			u.present.mark(u.side, j, u.next)
 			u.deepest = u.next
 		}
@@ -121,8 +220,17 @@ func (u *updater) apply(j uint64, kj int) {
 		weight = 2 * (8 / u.space.Multiplicity(&q)) / u.stab
 	}
 	if loss, decided := removeEscape(u.states, j, weight, u.next); decided {
+		u.settled.set(u.side, j)
 		u.present.mark(u.side, j, loss)
 		u.deepest = max(u.deepest, loss)
+	}
+}
+
+// applyRun applies apply to the predecessors r+lane, lane in lanes, of
+// king pair kj, but for those already settled.
+func (u *updater) applyRun(r uint64, kj int, lanes tb.Bitboard) {
+	for lanes &^= u.settled.run(u.side, r); lanes != 0; {
+		u.apply(r+uint64(lanes.PopFirst()), kj)
 	}
 }
 

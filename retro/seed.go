@@ -26,12 +26,16 @@ func (g *generator) seed(ctx context.Context) error {
 			if drawn != nil && drawn[i] == probe.Draw {
 				// No predecessor can win through it, nor lose by it.
 				states[i] = makeState(probe.Draw, cannotLose)
+				g.settled.set(side, i)
 				return
 			}
 			moves.N = 0
 			quiet := p.LegalCaptures(&moves)
 			s := g.seedState(p, quiet, moves.Slice())
 			states[i] = s
+			if stateCounter(s) == 0 {
+				g.settled.set(side, i) // lost, every move known
+			}
 			if v := stateValue(s); v.IsMate() {
 				g.present.mark(side, i, v)
 			}

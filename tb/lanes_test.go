@@ -1,0 +1,73 @@
+package tb
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestLaneRetractorMatchesRetractor: for random positions, taking one piece
+// off as the lane piece and asking the LaneRetractor for every other piece's
+// un-moves gives, lane by lane, exactly the origins the Retractor finds with
+// the lane piece on that square.
+func TestLaneRetractorMatchesRetractor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	materials := []string{"KRvKN", "KRRvKN", "KRSvKN", "KNvKR", "KSvKR", "KRvKS", "KSSvKM", "KRMvKNS", "KRNvKR", "KMvKR"}
+	for _, name := range materials {
+		m := MustParseMaterial(name)
+		for i := 0; i < 400; i++ {
+			side := Color(i & 1)
+			p := randomPosition(rng, m, side)
+			// The lane piece: a random non-king piece.
+			var lanePiece Square
+			for {
+				lanePiece = Square(rng.IntN(64))
+				if _, pt := p.PieceAt(lanePiece); pt != NoPiece && pt != King {
+					break
+				}
+			}
+			laneColor, laneType := p.PieceAt(lanePiece)
+			prefix := p
+			prefix.Remove(lanePiece)
+			lr := prefix.LaneRetractor(laneColor, laneType)
+			// Every square where the lane piece gives a legal position.
+			var lanes Bitboard
+			for s := Square(0); s < 64; s++ {
+				q := prefix
+				if q.Occupied().Has(s) {
+					continue
+				}
+				q.Put(laneColor, laneType, s)
+				if q.validate() == "" {
+					lanes |= s.Bitboard()
+				}
+			}
+			them := side.Other()
+			for pt := Rook; pt <= King; pt++ {
+				for pcs := prefix.Pieces(them, pt); pcs != 0; {
+					to := pcs.PopFirst()
+					got := map[Square]Bitboard{}
+					for from := lr.Candidates(pt, to); from != 0; {
+						f := from.PopFirst()
+						got[f] = lr.Lanes(pt, f, to, lanes)
+					}
+					for l := lanes; l != 0; {
+						lane := l.PopFirst()
+						q := prefix
+						q.Put(laneColor, laneType, lane)
+						r := q.Retractor()
+						want := r.Origins(pt, to)
+						var have Bitboard
+						for f, ls := range got {
+							if ls.Has(lane) {
+								have |= f.Bitboard()
+							}
+						}
+						require.Equal(t, want, have, "%s %s: un-moves of the %v on %v, lane piece on %v", name, q.FEN(), pt, to, lane)
+					}
+				}
+			}
+		}
+	}
+}
