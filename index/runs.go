@@ -44,24 +44,35 @@ func (s *Space) RunPrefix(r uint64, side tb.Color) (tb.Position, bool) {
 	return p, true
 }
 
-// KingStep returns the king pair after the king of colour c, in king pair
-// k, steps to the square to, and true when the new pair is canonical as it
-// stands and neither pair is Tied: the index then moves by whole king
-// pairs, (n−k)·PerKingPair(), with every other digit unchanged.
-func (s *Space) KingStep(k int, c tb.Color, to tb.Square) (int, bool) {
-	if s.tied[k] {
-		return 0, false
-	}
-	pair := s.kings.pairs[k]
-	w, b := pair.white, pair.black
+// KingStepRun follows a king step for a whole run: the king of colour c
+// steps to the square to in run r (king pair k, not Tied), whose prefix
+// (RunPrefix) is prefix. It returns the run that holds the resulting
+// positions, its king pair, and where the last piece lands in it: the
+// position of lane n of run r becomes run + lanes[n]. When the kings leave
+// the canonical region, the symmetry that brings them back moves every
+// piece, the last one lane by lane. It returns false when the new king pair
+// is Tied: there the orientation depends on the last piece too.
+func (s *Space) KingStepRun(r uint64, k int, prefix *tb.Position, c tb.Color, to tb.Square) (run uint64, kj int, lanes *[64]tb.Square, ok bool) {
+	w, b := prefix.KingSquare(tb.White), prefix.KingSquare(tb.Black)
 	if c == tb.White {
 		w = to
 	} else {
 		b = to
 	}
-	n := int(s.kings.number[w][b])
-	if n < 0 || s.tied[n] {
-		return 0, false
+	if n := int(s.kings.number[w][b]); n >= 0 {
+		if s.tied[n] {
+			return 0, 0, nil, false
+		}
+		return r + uint64(n-k)*s.perKingPair, n, &squareMaps[identity], true
 	}
-	return n, true
+	t := s.kings.sym[w][b]
+	n := int(s.kings.number[t.square(w)][t.square(b)])
+	if n < 0 || s.tied[n] {
+		return 0, 0, nil, false
+	}
+	run = uint64(n) * s.perKingPair
+	for _, g := range s.groups[:len(s.groups)-1] {
+		run += comboIndex(t.squares(prefix.Pieces(g.Color, g.Type))) * g.Stride
+	}
+	return run, n, &squareMaps[t], true
 }

@@ -123,8 +123,11 @@ func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboa
 	for from := ret.Candidates(tb.King, king); from != 0; {
 		f := from.PopFirst()
 		l := ret.Lanes(tb.King, f, king, lanes)
-		if n, ok := g.space.KingStep(k, them, f); ok {
-			u.applyRun(r+uint64(n-k)*g.space.PerKingPair(), n, l)
+		if l == 0 {
+			continue
+		}
+		if run, kj, moved, ok := g.space.KingStepRun(r, k, &prefix, them, f); ok {
+			u.applyMovedRun(run, kj, l, moved)
 			continue
 		}
 		for l != 0 {
@@ -231,6 +234,17 @@ func (u *updater) apply(j uint64, kj int) {
 func (u *updater) applyRun(r uint64, kj int, lanes tb.Bitboard) {
 	for lanes &^= u.settled.run(u.side, r); lanes != 0; {
 		u.apply(r+uint64(lanes.PopFirst()), kj)
+	}
+}
+
+// applyMovedRun is applyRun for predecessors whose last piece a symmetry
+// moved: lane n of the frontier run is lane moved[n] of run r.
+func (u *updater) applyMovedRun(r uint64, kj int, lanes tb.Bitboard, moved *[64]tb.Square) {
+	done := u.settled.run(u.side, r)
+	for lanes != 0 {
+		if m := moved[lanes.PopFirst()]; !done.Has(m) {
+			u.apply(r+uint64(m), kj)
+		}
 	}
 }
 
