@@ -92,9 +92,10 @@ func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code probe.Val
 // propagateRun un-moves the positions of run r (king pair k, not Tied)
 // whose last piece stands on one of lanes, all decided with value v. Each
 // un-move of another piece is found once for the whole run and leads to
-// one run of predecessors, lane for lane (tb.LaneRetractor); only the last
-// piece's own un-moves, and king un-moves that change the orientation, are
-// made position by position.
+// one run of predecessors, lane for lane (tb.LaneRetractor), or lane by
+// lane through a symmetry (king steps out of the canonical region); the
+// last piece's own un-moves stay inside the run. Only king steps onto a
+// Tied king pair are made position by position.
 func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboard, v probe.Value) {
 	prefix, _ := g.space.RunPrefix(r, side) // it holds decided positions, so it decodes
 	laneColor, laneType, _ := g.space.LanePiece()
@@ -140,12 +141,7 @@ func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboa
 	if laneColor == them {
 		for l := lanes; l != 0; {
 			lane := l.PopFirst()
-			p := prefix
-			p.Put(laneColor, laneType, lane)
-			ret := p.Retractor()
-			for from := ret.Origins(laneType, lane); from != 0; {
-				u.apply(r+uint64(from.PopFirst()), k)
-			}
+			u.applyRun(r, k, ret.LaneOrigins(lane))
 		}
 	}
 	if u.deepest != 0 {

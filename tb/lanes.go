@@ -20,6 +20,10 @@ type LaneRetractor struct {
 	rooks     Bitboard // rooks of them
 	laneColor Color
 	laneType  PieceType
+	// laneFrom: where the lane piece, if it belongs to them, may have come
+	// from as far as check goes (the squares it is on its way to are
+	// Candidates).
+	laneFrom Bitboard
 }
 
 // LaneRetractor prepares the un-moves of p, which lacks the lane piece of
@@ -28,7 +32,7 @@ func (p *Position) LaneRetractor(c Color, t PieceType) LaneRetractor {
 	us := p.Side
 	king := p.KingSquare(us)
 	occ := p.Occupied()
-	return LaneRetractor{
+	r := LaneRetractor{
 		them:      us.Other(),
 		us:        us,
 		king:      king,
@@ -38,6 +42,27 @@ func (p *Position) LaneRetractor(c Color, t PieceType) LaneRetractor {
 		laneColor: c,
 		laneType:  t,
 	}
+	if c == r.them && r.steppers == 0 {
+		// Before the lane piece's move, the board is occ and the piece on
+		// its origin: it may not attack the king, and must block every
+		// rook that sees it.
+		r.laneFrom = ^occ &^ Attacks(t, us, king, occ)
+		for b := r.rooks & rookLines[king]; b != 0; {
+			if path := between[b.PopFirst()][king]; path&occ == 0 {
+				r.laneFrom &= path
+			}
+		}
+	}
+	return r
+}
+
+// LaneOrigins returns the squares from which the lane piece, on lane, came
+// by a legal quiet move (none if it belongs to the side to move).
+func (r *LaneRetractor) LaneOrigins(lane Square) Bitboard {
+	if r.laneFrom == 0 {
+		return 0
+	}
+	return r.Candidates(r.laneType, lane) & r.laneFrom
 }
 
 // Candidates returns the empty squares from which the piece of type t on

@@ -44,6 +44,17 @@ func TestLaneRetractorMatchesRetractor(t *testing.T) {
 				}
 			}
 			them := side.Other()
+			for l := lanes; l != 0; {
+				lane := l.PopFirst()
+				q := prefix
+				q.Put(laneColor, laneType, lane)
+				var want Bitboard
+				if laneColor == them {
+					r := q.Retractor()
+					want = r.Origins(laneType, lane)
+				}
+				require.Equal(t, want, lr.LaneOrigins(lane), "%s %s: un-moves of the lane piece on %v", name, q.FEN(), lane)
+			}
 			for pt := Rook; pt <= King; pt++ {
 				for pcs := prefix.Pieces(them, pt); pcs != 0; {
 					to := pcs.PopFirst()
