@@ -31,11 +31,25 @@
 // value that is still changing. Whatever is undecided when the frontier is
 // empty is a draw.
 //
+// Runs: when the last index group is a single piece, the 64 indices of a
+// run differ only in that piece's square, and the scan collects the
+// frontier of a run as a bitboard of "lanes". Every un-move of another
+// piece is then generated once for the run (tb.LaneRetractor says, per
+// origin, in which lanes it is legal) and lands in one run of predecessors;
+// so do king steps that leave the canonical region (index.KingStepRun maps
+// the lanes through the symmetry), and the last piece's own un-moves stay
+// inside the run. A bitmap with one bit per position (settled.go) marks the
+// positions no update can change any more, so the predecessors already won
+// or decided are dropped 64 at a time: most are, since every lost position
+// is un-moved to all its predecessors and only the first to arrive wins.
+// Tied king pairs, and spaces whose last group has several pieces, go
+// position by position.
+//
 // Memory: one uint16 per position and side to move — the value code in the
 // low 9 bits, the counter in the high 7 (127: cannot be lost) — updated
 // with 32-bit compare-and-swap on the word holding it, so both cores can
-// work on any part of the table. For KRSvKN (1 806 king pairs × 64³ indices
-// per side) that is 1.9 GB, plus the sub-tables.
+// work on any part of the table, and one settled bit. For KRSvKN (1 806
+// king pairs × 64³ indices per side) that is 2.0 GB, plus the sub-tables.
 //
 // Stage 3 (generator.finish) turns the states into probe.Value codes in
 // place. The verifier (verify.go) checks a finished table position by
