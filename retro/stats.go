@@ -148,22 +148,22 @@ const longestPerSide = 3
 func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, error) {
 	space := table.Space
 	type partial struct {
-		side    SideStats
-		longest []uint64 // indices of the longest wins found
-		best    int
+		side      SideStats
+		win, loss []uint64 // by plies, for the histogram
+		longest   []uint64 // indices of the longest wins found
+		best      int
 	}
 	parts := make([][2]partial, 2*space.KingPairs())
 	g := &generator{space: space, opts: opts}
 	err := g.parallel(ctx, "stats", 0, func(side tb.Color, k int) {
 		pt := &parts[k][side]
-		pt.side = SideStats{Win: map[int]uint64{}, Loss: map[int]uint64{}}
 		pt.best = -1
 		table.eachLegal(k, side, func(i uint64, n uint64) {
 			v := table.Values[side][i]
 			pt.side.Legal += n
 			switch {
 			case v.IsWin():
-				pt.side.Win[v.Plies()] += n
+				pt.win = count(pt.win, v.Plies(), n)
 				if v.Plies() > pt.best {
 					pt.best, pt.longest = v.Plies(), pt.longest[:0]
 				}
@@ -171,7 +171,7 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 					pt.longest = append(pt.longest, i)
 				}
 			case v.IsLoss():
-				pt.side.Loss[v.Plies()] += n
+				pt.loss = count(pt.loss, v.Plies(), n)
 			default:
 				pt.side.Draw += n
 			}
@@ -189,11 +189,15 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 			pt := &parts[k][side]
 			total.Legal += pt.side.Legal
 			total.Draw += pt.side.Draw
-			for d, n := range pt.side.Win {
-				total.Win[d] += n
+			for d, n := range pt.win {
+				if n != 0 {
+					total.Win[d] += n
+				}
 			}
-			for d, n := range pt.side.Loss {
-				total.Loss[d] += n
+			for d, n := range pt.loss {
+				if n != 0 {
+					total.Loss[d] += n
+				}
 			}
 			if pt.best > best {
 				best, longest = pt.best, nil
@@ -230,4 +234,13 @@ func (t *Table) Longest(side tb.Color) int {
 		}
 	}
 	return best
+}
+
+// count adds n to hist[plies], growing hist as needed.
+func count(hist []uint64, plies int, n uint64) []uint64 {
+	if plies >= len(hist) {
+		hist = append(hist, make([]uint64, plies+1-len(hist))...)
+	}
+	hist[plies] += n
+	return hist
 }
