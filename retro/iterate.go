@@ -150,7 +150,8 @@ func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboa
 }
 
 // propagate un-moves the position (side, i) of king pair k, decided with
-// value v, and updates its predecessors. Un-moves of non-king pieces change
+// value v, and updates its predecessors: the position-by-position path of
+// Tied king pairs and of spaces without runs. Un-moves of non-king pieces change
 // one index digit (index.Space.StepIndex); king un-moves, and every un-move
 // under a diagonal-symmetric king pair, go through MovedIndex.
 func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
