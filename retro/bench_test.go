@@ -31,7 +31,7 @@ func benchmarkGenerate(b *testing.B, name string) {
 func BenchmarkGenerateKRvKS(b *testing.B) { benchmarkGenerate(b, "KRvKS") }
 
 // BenchmarkGenerateKRRvKN solves the 5-piece table of the generator's
-// speed target (20 s with both cores). It takes half a minute per run.
+// speed target (20 s with both cores); a run takes about that long.
 func BenchmarkGenerateKRRvKN(b *testing.B) {
 	if testing.Short() {
 		b.Skip("5-piece generation")
