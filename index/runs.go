@@ -22,26 +22,7 @@ func (s *Space) LanePiece() (tb.Color, tb.PieceType, bool) {
 // whose last group is one piece) without its last piece, with the given
 // side to move, and false if pieces of the prefix share a square.
 func (s *Space) RunPrefix(r uint64, side tb.Color) (tb.Position, bool) {
-	var p tb.Position
-	k, rest := s.byKingPair.divMod(r)
-	pair := s.kings.pairs[k]
-	p.Put(tb.White, tb.King, pair.white)
-	p.Put(tb.Black, tb.King, pair.black)
-	p.Side, p.CountLimit, p.Fullmove = side, tb.NoCount, 1
-	occ := p.Occupied()
-	rest /= 64
-	for j := len(s.groups) - 2; j >= 0; j-- {
-		g := &s.groups[j]
-		var digit uint64
-		rest, digit = s.groupSize[len(s.groups)-1-j].divMod(rest)
-		bb := comboBitboard(g.Count, digit)
-		if bb&occ != 0 {
-			return p, false
-		}
-		occ |= bb
-		p.AddPieces(g.Color, g.Type, bb)
-	}
-	return p, true
+	return s.decodeGroups(r, side, len(s.groups)-1)
 }
 
 // KingStepRun follows a king step for a whole run: the king of colour c

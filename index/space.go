@@ -216,6 +216,11 @@ func (s *Space) Decode(i uint64, side tb.Color) tb.Position {
 // decode places the pieces of index i (< Size) and reports false if two
 // share a square.
 func (s *Space) decode(i uint64, side tb.Color) (tb.Position, bool) {
+	return s.decodeGroups(i, side, len(s.groups))
+}
+
+// decodeGroups is decode for the kings and the first n groups only.
+func (s *Space) decodeGroups(i uint64, side tb.Color, n int) (tb.Position, bool) {
 	var p tb.Position
 	k, rest := s.byKingPair.divMod(i)
 	pair := s.kings.pairs[k]
@@ -224,9 +229,12 @@ func (s *Space) decode(i uint64, side tb.Color) (tb.Position, bool) {
 	p.Side, p.CountLimit, p.Fullmove = side, tb.NoCount, 1
 	occ := p.Occupied()
 	for j := len(s.groups) - 1; j >= 0; j-- {
-		g := &s.groups[j]
 		var digit uint64
 		rest, digit = s.groupSize[len(s.groups)-1-j].divMod(rest)
+		if j >= n {
+			continue
+		}
+		g := &s.groups[j]
 		bb := comboBitboard(g.Count, digit)
 		if bb&occ != 0 {
 			return p, false
