@@ -9,8 +9,11 @@ import (
 
 // seed decodes every index once: holes, checkmates, stalemates and the
 // values of captures into the sub-tables; quiet moves are only counted.
+// In a space of runs, the moves of a run's positions are found together
+// (tb.LaneMoves): Walk visits a run's positions one after another.
 func (g *generator) seed(ctx context.Context) error {
 	per := g.space.PerKingPair()
+	laneColor, laneType, runs := g.space.LanePiece()
 	return g.parallel(ctx, "seed", 0, func(side tb.Color, k int) {
 		states := g.states[side]
 		lo, hi := uint64(k)*per, uint64(k+1)*per
@@ -18,6 +21,8 @@ func (g *generator) seed(ctx context.Context) error {
 			states[i] = makeState(probe.Illegal, 0)
 		}
 		var moves tb.MoveList
+		var lane tb.LaneMoves
+		run := ^uint64(0)
 		var drawn []probe.Value
 		if g.drawn != nil {
 			drawn = g.drawn.Values[side]
@@ -30,7 +35,19 @@ func (g *generator) seed(ctx context.Context) error {
 				return
 			}
 			moves.N = 0
-			quiet := p.LegalCaptures(&moves)
+			var quiet int
+			if runs {
+				square := tb.Square(i % 64)
+				if i/64 != run {
+					run = i / 64
+					prefix := *p
+					prefix.Remove(square)
+					lane = prefix.LaneMoves(laneColor, laneType)
+				}
+				quiet = lane.LegalCaptures(square, &moves)
+			} else {
+				quiet = p.LegalCaptures(&moves)
+			}
 			s := g.seedState(p, quiet, moves.Slice())
 			states[i] = s
 			if stateCounter(s) == 0 {

@@ -82,3 +82,51 @@ func TestLaneRetractorMatchesRetractor(t *testing.T) {
 		}
 	}
 }
+
+// TestLaneMovesMatchLegalCaptures: for random positions, with one piece
+// taken off as the lane piece, LaneMoves gives on every legal lane the quiet
+// count and the captures (as a set) that Position.LegalCaptures gives with
+// the piece on that square — and most lanes take its quick path.
+func TestLaneMovesMatchLegalCaptures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	materials := []string{"KRvKN", "KRRvKN", "KRSvKN", "KNvKR", "KSvKR", "KRvKS", "KSSvKM", "KRMvKNS", "KRNvKR", "KMvKR", "KRRvKRR", "KSSvKSS"}
+	quick, all := 0, 0
+	for _, name := range materials {
+		m := MustParseMaterial(name)
+		for i := 0; i < 400; i++ {
+			p := randomPosition(rng, m, Color(i&1))
+			var lanePiece Square
+			for {
+				lanePiece = Square(rng.IntN(64))
+				if _, pt := p.PieceAt(lanePiece); pt != NoPiece && pt != King {
+					break
+				}
+			}
+			laneColor, laneType := p.PieceAt(lanePiece)
+			prefix := p
+			prefix.Remove(lanePiece)
+			lm := prefix.LaneMoves(laneColor, laneType)
+			for s := Square(0); s < 64; s++ {
+				q := prefix
+				if q.Occupied().Has(s) {
+					continue
+				}
+				q.Put(laneColor, laneType, s)
+				if q.validate() != "" {
+					continue
+				}
+				var want, got MoveList
+				wantQuiet := q.LegalCaptures(&want)
+				gotQuiet := lm.LegalCaptures(s, &got)
+				require.Equal(t, wantQuiet, gotQuiet, "%s %s: quiet moves", name, q.FEN())
+				require.ElementsMatch(t, want.Slice(), got.Slice(), "%s %s: captures", name, q.FEN())
+				all++
+				if !lm.fullRun && !lm.full.Has(s) {
+					quick++
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d lanes took the quick path", quick, all)
+	require.Greater(t, quick, all/2, "the quick path should serve most lanes")
+}
