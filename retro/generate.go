@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/makruktb/makruktb/index"
@@ -164,15 +165,20 @@ func (g *generator) parallel(ctx context.Context, stage string, depth int, work 
 }
 
 // finish turns states into final value codes: undecided positions draw.
+// Each side has its own core.
 func (g *generator) finish() {
+	var wg sync.WaitGroup
 	for side := range g.states {
-		states := g.states[side]
-		for i, s := range states {
-			v, n := stateValue(s), stateCounter(s)
-			if n != 0 && !v.IsWin() {
-				v = probe.Draw // undecided: no forced mate either way
+		wg.Go(func() {
+			states := g.states[side]
+			for i, s := range states {
+				v, n := stateValue(s), stateCounter(s)
+				if n != 0 && !v.IsWin() {
+					v = probe.Draw // undecided: no forced mate either way
+				}
+				states[i] = v
 			}
-			states[i] = v
-		}
+		})
 	}
+	wg.Wait()
 }

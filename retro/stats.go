@@ -227,13 +227,24 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 // table, or -1 if that side never wins. (Holes hold copies of legal values,
 // so they never raise the maximum.)
 func (t *Table) Longest(side tb.Color) int {
-	best := -1
+	_, longest := t.Census(side)
+	return longest
+}
+
+// Census returns, in one pass, the number of legal positions of a side to
+// move in a table fresh from the generator (holes marked probe.Illegal) and
+// its longest win in plies, or -1 if that side never wins.
+func (t *Table) Census(side tb.Color) (legal uint64, longest int) {
+	longest = -1
 	for _, v := range t.Values[side] {
-		if v.IsWin() && v.Plies() > best {
-			best = v.Plies()
+		if v != probe.Illegal {
+			legal++
+		}
+		if v.IsWin() && v.Plies() > longest {
+			longest = v.Plies()
 		}
 	}
-	return best
+	return legal, longest
 }
 
 // count adds n to hist[plies], growing hist as needed.

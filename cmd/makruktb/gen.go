@@ -314,18 +314,17 @@ type summary struct {
 }
 
 func summarise(id tableID, t *retro.Table, bytes int64, total time.Duration) summary {
-	var legal uint64
-	for side := range t.Values {
-		for _, v := range t.Values[side] {
-			if v != probe.Illegal {
-				legal++
-			}
-		}
+	var legal [2]uint64
+	var longest [2]int
+	var wg sync.WaitGroup
+	for side := tb.White; side <= tb.Black; side++ {
+		wg.Go(func() { legal[side], longest[side] = t.Census(side) })
 	}
+	wg.Wait()
 	return summary{
 		material: id.String(), dtb: id.rules != "", pieces: t.Material().Pieces(),
-		perSide: t.Space.Size(), legal: legal,
-		longestW: t.Longest(tb.White), longstB: t.Longest(tb.Black),
+		perSide: t.Space.Size(), legal: legal[tb.White] + legal[tb.Black],
+		longestW: longest[tb.White], longstB: longest[tb.Black],
 		bytes: bytes, total: total,
 	}
 }
