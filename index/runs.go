@@ -46,14 +46,36 @@ func (s *Space) KingStepRun(r uint64, k int, prefix *tb.Position, c tb.Color, to
 		}
 		return r + uint64(n-k)*s.perKingPair, n, &squareMaps[identity], true
 	}
-	t := s.kings.sym[w][b]
-	n := int(s.kings.number[t.square(w)][t.square(b)])
-	if n < 0 || s.tied[n] {
+	moved := *prefix
+	moved.Remove(moved.KingSquare(c))
+	moved.Put(c, tb.King, to)
+	return s.RunOf(&moved)
+}
+
+// RunOf returns the run of prefix, a position that lacks only the last
+// piece of a space made of runs: with that piece on square x it has index
+// run + lanes[x], in king pair k. It returns false when prefix is not
+// such a position, and when its king pair is Tied (there the orientation
+// depends on the last piece too).
+func (s *Space) RunOf(prefix *tb.Position) (run uint64, k int, lanes *[64]tb.Square, ok bool) {
+	last := &s.groups[len(s.groups)-1]
+	w, b := prefix.KingSquare(tb.White), prefix.KingSquare(tb.Black)
+	if last.Count != 1 || w == tb.NoSquare || b == tb.NoSquare || !s.kings.ok[w][b] ||
+		prefix.Occupied().Count() != s.pieces-1 || prefix.Pieces(last.Color, last.Type) != 0 {
 		return 0, 0, nil, false
 	}
-	run = uint64(n) * s.perKingPair
-	for _, g := range s.groups[:len(s.groups)-1] {
-		run += comboIndex(t.squares(prefix.Pieces(g.Color, g.Type))) * g.Stride
+	t := s.kings.sym[w][b]
+	k = int(s.kings.number[t.square(w)][t.square(b)])
+	if k < 0 || s.tied[k] {
+		return 0, 0, nil, false
 	}
-	return run, n, &squareMaps[t], true
+	run = uint64(k) * s.perKingPair
+	for _, g := range s.groups[:len(s.groups)-1] {
+		bb := prefix.Pieces(g.Color, g.Type)
+		if bb.Count() != g.Count {
+			return 0, 0, nil, false
+		}
+		run += comboIndex(t.squares(bb)) * g.Stride
+	}
+	return run, k, &squareMaps[t], true
 }

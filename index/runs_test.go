@@ -58,3 +58,73 @@ func TestKingStepRun(t *testing.T) {
 		}
 	}
 }
+
+// TestRunOf: for random placements of every piece but the last (kings
+// anywhere, so every symmetry is met), each lane lands where the full
+// encoding puts the position; only Tied king pairs are refused.
+func TestRunOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, name := range []string{"KRvK", "KRRvKN", "KRSvKN", "KNvKM", "KSMvKM", "KRvKR"} {
+		s, err := New(tb.MustParseMaterial(name))
+		require.NoError(t, err)
+		lc, lt, ok := s.LanePiece()
+		require.True(t, ok, name)
+		groups := s.Groups()
+		refused := 0
+		for tested := 0; tested < 300; {
+			var prefix tb.Position
+			free := ^tb.Bitboard(0)
+			put := func(c tb.Color, pt tb.PieceType) {
+				for {
+					sq := tb.Square(rng.IntN(64))
+					if free.Has(sq) {
+						prefix.Put(c, pt, sq)
+						free &^= sq.Bitboard()
+						return
+					}
+				}
+			}
+			put(tb.White, tb.King)
+			put(tb.Black, tb.King)
+			if tb.Attacks(tb.King, tb.White, prefix.KingSquare(tb.White), 0).Has(prefix.KingSquare(tb.Black)) {
+				continue
+			}
+			for _, g := range groups[:len(groups)-1] {
+				for range g.Count {
+					put(g.Color, g.Type)
+				}
+			}
+			run, k, lanes, ok := s.RunOf(&prefix)
+			for lane := tb.Square(0); lane < 64; lane++ {
+				if !free.Has(lane) {
+					continue
+				}
+				p := prefix
+				p.Put(lc, lt, lane)
+				j, found := s.Index(&p)
+				require.True(t, found)
+				if !ok {
+					require.True(t, s.Tied(s.KingPairOf(j)), "%s %s: refused an untied pair", name, p.FEN())
+					continue
+				}
+				require.Equal(t, j, run+uint64(lanes[lane]), "%s %s", name, p.FEN())
+				require.Equal(t, k, s.KingPairOf(j))
+			}
+			if !ok {
+				refused++
+			}
+			tested++
+		}
+		require.Less(t, refused, 100, "%s: most king pairs are not Tied", name)
+	}
+	// Not a prefix: the last piece present, or a piece missing.
+	s, err := New(tb.MustParseMaterial("KRvKN"))
+	require.NoError(t, err)
+	p, err := tb.ParseFEN("8/8/8/3k4/8/8/1R6/K6n w - - 0 1")
+	require.NoError(t, err)
+	_, _, _, ok := s.RunOf(&p)
+	require.False(t, ok, "a full position is not a prefix")
+	p.Remove(tb.NewSquare(1, 1))
+	_, _, _, ok = s.RunOf(&p)
+	require.False(t, ok, "a prefix lacking another piece")
+}
