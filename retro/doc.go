@@ -43,7 +43,10 @@
 // or decided are dropped 64 at a time: most are, since every lost position
 // is un-moved to all its predecessors and only the first to arrive wins.
 // Tied king pairs, and spaces whose last group has several pieces, go
-// position by position.
+// position by position. The seed uses runs too: the legal moves of a
+// run's positions are found together (tb.LaneMoves: what the other side
+// attacks, the pins and the leapers' targets once per run, then per lane
+// only what the lane piece changes).
 //
 // Memory: one uint16 per position and side to move — the value code in the
 // low 9 bits, the counter in the high 7 (127: cannot be lost) — updated
