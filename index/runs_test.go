@@ -16,7 +16,7 @@ func TestKingStepRun(t *testing.T) {
 	for _, name := range []string{"KRvK", "KRRvKN", "KRSvKN", "KNvKM", "KSMvKM"} {
 		s, err := New(tb.MustParseMaterial(name))
 		require.NoError(t, err)
-		lc, lt, ok := s.LanePiece()
+		_, _, ok := s.LanePiece()
 		require.True(t, ok, name)
 		tested := 0
 		for tested < 300 {
@@ -37,21 +37,7 @@ func TestKingStepRun(t *testing.T) {
 						continue // kings side by side: no position
 					}
 					run, kj, lanes, ok := s.KingStepRun(r, k, &prefix, c, sq)
-					for lane := tb.Square(0); lane < 64; lane++ {
-						if moved.Occupied().Has(lane) {
-							continue
-						}
-						p := moved
-						p.Put(lc, lt, lane)
-						j, found := s.Index(&p)
-						require.True(t, found)
-						if !ok {
-							require.True(t, s.Tied(s.KingPairOf(j)), "%s: refused a step onto an untied pair", name)
-							continue
-						}
-						require.Equal(t, j, run+uint64(lanes[lane]), "%s %s", name, p.FEN())
-						require.Equal(t, kj, s.KingPairOf(j))
-					}
+					requireRun(t, s, &moved, run, kj, lanes, ok)
 					tested++
 				}
 			}
@@ -67,7 +53,7 @@ func TestRunOf(t *testing.T) {
 	for _, name := range []string{"KRvK", "KRRvKN", "KRSvKN", "KNvKM", "KSMvKM", "KRvKR"} {
 		s, err := New(tb.MustParseMaterial(name))
 		require.NoError(t, err)
-		lc, lt, ok := s.LanePiece()
+		_, _, ok := s.LanePiece()
 		require.True(t, ok, name)
 		groups := s.Groups()
 		refused := 0
@@ -95,21 +81,7 @@ func TestRunOf(t *testing.T) {
 				}
 			}
 			run, k, lanes, ok := s.RunOf(&prefix)
-			for lane := tb.Square(0); lane < 64; lane++ {
-				if !free.Has(lane) {
-					continue
-				}
-				p := prefix
-				p.Put(lc, lt, lane)
-				j, found := s.Index(&p)
-				require.True(t, found)
-				if !ok {
-					require.True(t, s.Tied(s.KingPairOf(j)), "%s %s: refused an untied pair", name, p.FEN())
-					continue
-				}
-				require.Equal(t, j, run+uint64(lanes[lane]), "%s %s", name, p.FEN())
-				require.Equal(t, k, s.KingPairOf(j))
-			}
+			requireRun(t, s, &prefix, run, k, lanes, ok)
 			if !ok {
 				refused++
 			}
@@ -127,4 +99,28 @@ func TestRunOf(t *testing.T) {
 	p.Remove(tb.NewSquare(1, 1))
 	_, _, _, ok = s.RunOf(&p)
 	require.False(t, ok, "a prefix lacking another piece")
+}
+
+// requireRun checks a run as KingStepRun or RunOf returned it for prefix
+// (every piece but the last): on each free square, the last piece gives the
+// position that Index puts at run + lanes[square], in king pair k; a refused
+// run (ok false) must be a Tied king pair.
+func requireRun(t *testing.T, s *Space, prefix *tb.Position, run uint64, k int, lanes *[64]tb.Square, ok bool) {
+	t.Helper()
+	lc, lt, _ := s.LanePiece()
+	for lane := tb.Square(0); lane < 64; lane++ {
+		if prefix.Occupied().Has(lane) {
+			continue
+		}
+		p := *prefix
+		p.Put(lc, lt, lane)
+		j, found := s.Index(&p)
+		require.True(t, found)
+		if !ok {
+			require.True(t, s.Tied(s.KingPairOf(j)), "%s %s: refused an untied king pair", s.Material(), p.FEN())
+			continue
+		}
+		require.Equal(t, j, run+uint64(lanes[lane]), "%s %s", s.Material(), p.FEN())
+		require.Equal(t, k, s.KingPairOf(j))
+	}
 }

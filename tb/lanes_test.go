@@ -18,18 +18,7 @@ func TestLaneRetractorMatchesRetractor(t *testing.T) {
 		m := MustParseMaterial(name)
 		for i := 0; i < 400; i++ {
 			side := Color(i & 1)
-			p := randomPosition(rng, m, side)
-			// The lane piece: a random non-king piece.
-			var lanePiece Square
-			for {
-				lanePiece = Square(rng.IntN(64))
-				if _, pt := p.PieceAt(lanePiece); pt != NoPiece && pt != King {
-					break
-				}
-			}
-			laneColor, laneType := p.PieceAt(lanePiece)
-			prefix := p
-			prefix.Remove(lanePiece)
+			prefix, laneColor, laneType := randomRun(rng, m, side)
 			lr := prefix.LaneRetractor(laneColor, laneType)
 			// Every square where the lane piece gives a legal position.
 			var lanes Bitboard
@@ -94,17 +83,7 @@ func TestLaneMovesMatchLegalCaptures(t *testing.T) {
 	for _, name := range materials {
 		m := MustParseMaterial(name)
 		for i := 0; i < 400; i++ {
-			p := randomPosition(rng, m, Color(i&1))
-			var lanePiece Square
-			for {
-				lanePiece = Square(rng.IntN(64))
-				if _, pt := p.PieceAt(lanePiece); pt != NoPiece && pt != King {
-					break
-				}
-			}
-			laneColor, laneType := p.PieceAt(lanePiece)
-			prefix := p
-			prefix.Remove(lanePiece)
+			prefix, laneColor, laneType := randomRun(rng, m, Color(i&1))
 			lm := prefix.LaneMoves(laneColor, laneType)
 			for s := Square(0); s < 64; s++ {
 				q := prefix
@@ -129,4 +108,17 @@ func TestLaneMovesMatchLegalCaptures(t *testing.T) {
 	}
 	t.Logf("%d of %d lanes took the quick path", quick, all)
 	require.Greater(t, quick, all/2, "the quick path should serve most lanes")
+}
+
+// randomRun returns a random position of m with side to move, less one of
+// its pieces other than the kings (the lane piece), and that piece.
+func randomRun(rng *rand.Rand, m Material, side Color) (prefix Position, c Color, t PieceType) {
+	prefix = randomPosition(rng, m, side)
+	for {
+		s := Square(rng.IntN(64))
+		if c, t = prefix.PieceAt(s); t != NoPiece && t != King {
+			prefix.Remove(s)
+			return prefix, c, t
+		}
+	}
 }
