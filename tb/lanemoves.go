@@ -17,11 +17,11 @@ package tb
 //     the side to move, whose lines it may cut (recomputed per lane).
 //
 // In check, the other pieces may only capture the checker or block it.
-// Lanes where the piece changes more than that are generated in full: when
-// the lane piece gives check or blocks one; lanes on
-// a line of an enemy rook in front of a square the king might step to (or
-// of a piece it might capture), whose attack the piece would cut; lanes on a
-// pin, which the piece would break; and, for an enemy rook as lane piece,
+// Lanes where the piece changes more than that are generated in full:
+// where it gives check; on a line of an enemy rook in front of the king, a
+// square the king might step to or a piece it might capture (the piece
+// would cut that attack: block a check, free a square, or stand pinned);
+// on a pin, which it would break; and, for an enemy rook as lane piece, on
 // the king's lines, where it might pin or check. Positions with pawns
 // (whose pushes the piece could block) are always generated in full.
 
