@@ -24,22 +24,17 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 			return fmt.Errorf("write %s: side %d has %d values, the index has %d", path, side, len(values[side]), s.Size())
 		}
 	}
-	width := 1
-	for side := range values {
-		for _, v := range values[side] {
-			if v > 255 {
-				width = 2
-				break
-			}
-		}
-	}
+	width := valueWidth(values)
 	h := newHeader(s, metric, width)
 	h.Rules = rules
 	perSide := h.blocksPerSide()
 	h.Blocks = 2 * perSide
 
+	// Each EncodeAll in flight takes one of the encoder's workers, so it
+	// needs as many as blocks are compressed at once.
+	workers := runtime.GOMAXPROCS(0)
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault),
-		zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+		zstd.WithEncoderConcurrency(workers), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
 	if err != nil {
 		return err
 	}
@@ -57,12 +52,13 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 		// Blocks are compressed a window at a time, in parallel, into
 		// buffers reused from window to window, and written in order:
 		// memory stays a few blocks however large the table.
-		window := 4 * runtime.GOMAXPROCS(0)
+		window := 16 * workers
 		raw := make([][]byte, window)
 		packed := make([][]byte, window)
 		for start := 0; start < h.Blocks; start += window {
 			end := min(start+window, h.Blocks)
 			var g errgroup.Group
+			g.SetLimit(workers)
 			for k := start; k < end; k++ {
 				g.Go(func() error {
 					slot, side, b := k-start, k/perSide, k%perSide
@@ -93,6 +89,24 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 		_, err := f.WriteAt(header, 0)
 		return err
 	})
+}
+
+// valueWidth returns the bytes per value the values need: 1, or 2 when one
+// exceeds 255. The sides are scanned in parallel.
+func valueWidth(values [2][]Value) int {
+	var wide [2]bool
+	var g errgroup.Group
+	for side := range values {
+		g.Go(func() error {
+			wide[side] = slices.ContainsFunc(values[side], func(v Value) bool { return v > 255 })
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if wide[0] || wide[1] {
+		return 2
+	}
+	return 1
 }
 
 // encodeBlock serialises values into out (reusing its capacity), replacing
