@@ -36,7 +36,7 @@ func (o *Options) threads() int {
 
 // Progress reports how far a pass has come.
 type Progress struct {
-	Stage string // "seed", "iterate", "verify" or "stats"
+	Stage string // "seed", "iterate", "finish", "verify" or "stats"
 	Depth int    // for "iterate": the mate distance (plies) being propagated
 	Done  int64  // units of this pass done
 	Total int64  // units of this pass
@@ -168,6 +168,13 @@ func (g *generator) parallel(ctx context.Context, stage string, depth int, work 
 // Each side has its own core.
 func (g *generator) finish() {
 	var wg sync.WaitGroup
+	var done atomic.Int64
+	report := func() {
+		if g.opts.Progress != nil {
+			g.opts.Progress(Progress{Stage: "finish", Done: done.Load(), Total: int64(len(g.states))})
+		}
+	}
+	report()
 	for side := range g.states {
 		wg.Go(func() {
 			states := g.states[side]
@@ -178,6 +185,8 @@ func (g *generator) finish() {
 				}
 				states[i] = v
 			}
+			done.Add(1)
+			report()
 		})
 	}
 	wg.Wait()

@@ -24,7 +24,7 @@ import (
 func newGenCommand() *cobra.Command {
 	var dir, dtbProfiles string
 	var threads, maxPieces int
-	var force bool
+	var force, timings bool
 	cmd := &cobra.Command{
 		Use:   "gen [--tables DIR] [--threads N] [--dtb PROFILES] (--max-pieces N | MATERIAL...)",
 		Short: "Generate DTM tables and the board's-honour DTB tables (and every sub-table they need)",
@@ -51,13 +51,15 @@ an interrupted run never leaves a file that looks complete.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return generateAll(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), tableDir(dir), plan(targets, profiles), threads, force)
+			gn := &generation{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: tableDir(dir), threads: threads, force: force, timings: timings}
+			return gn.run(ctx, plan(targets, profiles))
 		},
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().IntVar(&threads, "threads", 0, "worker threads (default: all cores)")
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "generate every pawnless table with up to N pieces")
 	cmd.Flags().BoolVar(&force, "force", false, "regenerate the named tables even if present")
+	cmd.Flags().BoolVar(&timings, "timings", false, "print how long each stage of each table took (on stderr)")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	return cmd
 }
@@ -134,30 +136,40 @@ func present(dir string, id tableID) bool {
 	return true
 }
 
-func generateAll(ctx context.Context, out, errOut io.Writer, dir string, jobs []job, threads int, force bool) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// generation is one run of gen over a list of jobs.
+type generation struct {
+	out, errOut io.Writer
+	dir         string
+	threads     int
+	force       bool // regenerate the targets even if present
+	timings     bool // print each table's stage times on errOut
+	cache       *tableCache
+}
+
+func (gn *generation) run(ctx context.Context, jobs []job) error {
+	if err := os.MkdirAll(gn.dir, 0o755); err != nil {
 		return err
 	}
 	// The value arrays are most of the heap and hold no pointers: collect
 	// garbage early rather than let the heap double past them.
 	debug.SetGCPercent(20)
-	cache := newTableCache(dir, 5)
+	gn.cache = newTableCache(gn.dir, 5)
 	var failed []string
 	for _, j := range jobs {
-		if !(force && j.target) && present(dir, j.id) {
+		if !(gn.force && j.target) && present(gn.dir, j.id) {
 			// A run stopped between writing a table and recording its
 			// checksum leaves a complete file without one.
-			if err := ensureChecksum(out, dir, j.id); err != nil {
+			if err := ensureChecksum(gn.out, gn.dir, j.id); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := generateOne(ctx, out, dir, j, threads, cache); err != nil {
+		if err := gn.generate(ctx, j); err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("interrupted during %s; a rerun continues from there", j.id)
 			}
 			// Keep going: tables that do not need this one can still be made.
-			fmt.Fprintf(errOut, "makruktb: %v\n", err)
+			fmt.Fprintf(gn.errOut, "makruktb: %v\n", err)
 			failed = append(failed, j.id.String())
 		}
 	}
@@ -167,46 +179,60 @@ func generateAll(ctx context.Context, out, errOut io.Writer, dir string, jobs []
 	return nil
 }
 
-func generateOne(ctx context.Context, out io.Writer, dir string, j job, threads int, cache *tableCache) error {
+// generate solves one table, writes it, records its checksum and adds its
+// row to the table of tables.
+func (gn *generation) generate(ctx context.Context, j job) error {
 	start := time.Now()
 	m := j.id.material
+	clock := &stageClock{}
 	bar := newBar(j.id.String())
-	opts := retro.Options{Threads: threads, Progress: bar.update}
+	opts := retro.Options{Threads: gn.threads, Progress: func(p retro.Progress) {
+		clock.enter(p.Stage)
+		bar.update(p)
+	}}
 	var table *retro.Table
 	var err error
 	metric := probe.DTM
 	if j.rules == nil {
-		table, err = retro.Generate(ctx, m, cache.get, opts)
+		clock.enter("load")
+		table, err = retro.Generate(ctx, m, gn.cache.get, opts)
 	} else {
 		metric = probe.DTB
-		if opts.Draws, err = widerBoardTable(dir, m, j.rules, cache); err == nil {
-			table, err = retro.GenerateDTB(ctx, m, j.rules, cache.get, cache.board(j.rules.Name), opts)
+		clock.enter("load")
+		if opts.Draws, err = widerBoardTable(gn.dir, m, j.rules, gn.cache); err == nil {
+			table, err = retro.GenerateDTB(ctx, m, j.rules, gn.cache.get, gn.cache.board(j.rules.Name), opts)
 		}
 	}
 	bar.finish()
 	if err != nil {
 		return fmt.Errorf("generate %s: %w", j.id, err)
 	}
-	path := j.id.path(dir)
+	path := j.id.path(gn.dir)
+	clock.enter("write")
 	if err := probe.WriteFile(path, table.Space, metric, j.id.rules, table.Values); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	sum, err := recordChecksum(dir, path)
+	clock.enter("checksum")
+	sum, err := recordChecksum(gn.dir, path)
 	if err != nil {
 		return err
 	}
-	cache.put(j.id, table)
+	gn.cache.put(j.id, table)
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
+	clock.enter("summary")
 	row := summarise(j.id, table, info.Size(), time.Since(start))
 	row.sum = sum
-	if row.countDraws, err = countDraws(ctx, dir, j, table, cache, threads); err != nil {
+	if row.countDraws, err = countDraws(ctx, gn.dir, j, table, gn.cache, gn.threads); err != nil {
 		return err
 	}
-	fmt.Fprintln(out, row.line())
-	return updateTableList(dir, row)
+	fmt.Fprintln(gn.out, row.line())
+	if gn.timings {
+		fmt.Fprintf(gn.errOut, "%-15s %s\n", j.id, clock)
+	}
+	return updateTableList(gn.dir, row)
 }
 
 // widerBoardTable returns a DTB table of m already in dir under a built-in
