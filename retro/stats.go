@@ -3,7 +3,6 @@ package retro
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -147,35 +146,12 @@ const longestPerSide = 3
 // files too).
 func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, error) {
 	space := table.Space
-	type partial struct {
-		side      SideStats
-		win, loss []uint64 // by plies, for the histogram
-		longest   []uint64 // indices of the longest wins found
-		best      int
-	}
-	parts := make([][2]partial, 2*space.KingPairs())
+	// codes[k][side][v]: the full-board count of legal positions of king
+	// pair k holding value code v.
+	codes := make([][2][]uint64, space.KingPairs())
 	g := &generator{space: space, opts: opts}
 	err := g.parallel(ctx, "stats", 0, func(side tb.Color, k int) {
-		pt := &parts[k][side]
-		pt.best = -1
-		table.eachLegal(k, side, func(i uint64, n uint64) {
-			v := table.Values[side][i]
-			pt.side.Legal += n
-			switch {
-			case v.IsWin():
-				pt.win = count(pt.win, v.Plies(), n)
-				if v.Plies() > pt.best {
-					pt.best, pt.longest = v.Plies(), pt.longest[:0]
-				}
-				if v.Plies() == pt.best && len(pt.longest) < longestPerSide {
-					pt.longest = append(pt.longest, i)
-				}
-			case v.IsLoss():
-				pt.loss = count(pt.loss, v.Plies(), n)
-			default:
-				pt.side.Draw += n
-			}
-		})
+		codes[k][side] = table.legalCodes(k, side)
 	})
 	if err != nil {
 		return nil, err
@@ -183,33 +159,26 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 	st := &Stats{Material: space.Material().String(), Sides: map[string]SideStats{}}
 	for side := tb.White; side <= tb.Black; side++ {
 		total := SideStats{Win: map[int]uint64{}, Loss: map[int]uint64{}}
-		best := -1
-		var longest []uint64
-		for k := range parts {
-			pt := &parts[k][side]
-			total.Legal += pt.side.Legal
-			total.Draw += pt.side.Draw
-			for d, n := range pt.win {
-				if n != 0 {
-					total.Win[d] += n
+		best := probe.Draw // the longest win's code
+		for k := range codes {
+			for code, n := range codes[k][side] {
+				v := probe.Value(code)
+				total.Legal += n
+				switch {
+				case n == 0:
+				case v.IsWin():
+					total.Win[v.Plies()] += n
+					best = max(best, v)
+				case v.IsLoss():
+					total.Loss[v.Plies()] += n
+				default:
+					total.Draw += n
 				}
-			}
-			for d, n := range pt.loss {
-				if n != 0 {
-					total.Loss[d] += n
-				}
-			}
-			if pt.best > best {
-				best, longest = pt.best, nil
-			}
-			if pt.best == best && best >= 0 {
-				longest = append(longest, pt.longest...)
 			}
 		}
-		sort.Slice(longest, func(a, b int) bool { return longest[a] < longest[b] })
-		for _, i := range longest[:min(len(longest), longestPerSide)] {
+		for _, i := range table.firstHolding(side, best, codes, longestPerSide) {
 			p, _ := space.Position(i, side)
-			st.Longest = append(st.Longest, LongestWin{FEN: p.FEN(), DTM: best})
+			st.Longest = append(st.Longest, LongestWin{FEN: p.FEN(), DTM: best.Plies()})
 		}
 		st.Sides[side.String()] = total
 	}
@@ -223,6 +192,50 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 	return st, nil
 }
 
+// legalCodes counts the legal positions of king pair k by value code, each
+// weighted by its multiplicity: codes[v] full-board positions hold v.
+func (t *Table) legalCodes(k int, side tb.Color) []uint64 {
+	if !t.HolesMarked || t.Space.Tied(k) {
+		var codes []uint64
+		t.eachLegal(k, side, func(i uint64, n uint64) { codes = count(codes, int(t.Values[side][i]), n) })
+		return codes
+	}
+	// Holes are marked and every position stands for the same number of
+	// full-board ones: count the codes of the whole king pair at once.
+	per := t.Space.PerKingPair()
+	codes := tallyCodes(t.Values[side][uint64(k)*per : uint64(k+1)*per])
+	codes[probe.Illegal] = 0
+	n := uint64(t.Space.Symmetries())
+	for v := range codes {
+		codes[v] *= n
+	}
+	return codes
+}
+
+// firstHolding returns the first (lowest) indices, up to limit, of legal
+// positions of side holding value code v, given each king pair's codes
+// (legalCodes): only the king pairs that hold v are looked at.
+func (t *Table) firstHolding(side tb.Color, v probe.Value, codes [][2][]uint64, limit int) []uint64 {
+	var found []uint64
+	if v == probe.Draw {
+		return nil
+	}
+	for k := range codes {
+		if c := codes[k][side]; int(v) >= len(c) || c[v] == 0 {
+			continue
+		}
+		t.eachLegal(k, side, func(i uint64, _ uint64) {
+			if t.Values[side][i] == v && len(found) < limit {
+				found = append(found, i)
+			}
+		})
+		if len(found) == limit {
+			break
+		}
+	}
+	return found
+}
+
 // Longest returns the longest win in plies for a side to move of a finished
 // table, or -1 if that side never wins. (Holes hold copies of legal values,
 // so they never raise the maximum.)
@@ -231,27 +244,67 @@ func (t *Table) Longest(side tb.Color) int {
 	return longest
 }
 
-// Census returns, in one pass, the number of legal positions of a side to
-// move in a table fresh from the generator (holes marked probe.Illegal) and
-// its longest win in plies, or -1 if that side never wins.
+// Census returns the number of legal positions of a side to move in a
+// table fresh from the generator (holes marked probe.Illegal) and its
+// longest win in plies, or -1 if that side never wins.
 func (t *Table) Census(side tb.Color) (legal uint64, longest int) {
+	codes := tallyCodes(t.Values[side])
 	longest = -1
-	for _, v := range t.Values[side] {
-		if v != probe.Illegal {
-			legal++
-		}
-		if v.IsWin() && v.Plies() > longest {
+	for code, n := range codes {
+		if v := probe.Value(code); n != 0 && v.IsWin() {
 			longest = v.Plies()
 		}
 	}
-	return legal, longest
+	return uint64(len(t.Values[side])) - codes[probe.Illegal], longest
 }
 
-// count adds n to hist[plies], growing hist as needed.
-func count(hist []uint64, plies int, n uint64) []uint64 {
-	if plies >= len(hist) {
-		hist = append(hist, make([]uint64, plies+1-len(hist))...)
+// tallyCodes counts values by code: codes[v] of them hold v (the slice is
+// as long as the largest code needs, and at least two). Four tallies,
+// one per value of every group of four, keep a run of equal values from
+// waiting on its own increments.
+func tallyCodes(values []probe.Value) []uint64 {
+	const small = 1 << 9 // every code of a table up to 509 plies
+	var lanes [4][small]uint64
+	var codes []uint64
+	slow := func(v probe.Value) {
+		if v < small {
+			lanes[0][v]++
+		} else {
+			codes = count(codes, int(v), 1)
+		}
 	}
-	hist[plies] += n
+	i := 0
+	for ; i+4 <= len(values); i += 4 {
+		a, b, c, d := values[i], values[i+1], values[i+2], values[i+3]
+		if (a|b|c|d) >= small {
+			slow(a)
+			slow(b)
+			slow(c)
+			slow(d)
+			continue
+		}
+		lanes[0][a]++
+		lanes[1][b]++
+		lanes[2][c]++
+		lanes[3][d]++
+	}
+	for _, v := range values[i:] {
+		slow(v)
+	}
+	codes = count(codes, int(probe.Illegal), 0)
+	for v := range small {
+		if n := lanes[0][v] + lanes[1][v] + lanes[2][v] + lanes[3][v]; n != 0 {
+			codes = count(codes, v, n)
+		}
+	}
+	return codes
+}
+
+// count adds n to hist[i], growing hist as needed.
+func count(hist []uint64, i int, n uint64) []uint64 {
+	if i >= len(hist) {
+		hist = append(hist, make([]uint64, i+1-len(hist))...)
+	}
+	hist[i] += n
 	return hist
 }
