@@ -276,7 +276,7 @@ func tallyCodes(values []probe.Value) []uint64 {
 	i := 0
 	for ; i+4 <= len(values); i += 4 {
 		a, b, c, d := values[i], values[i+1], values[i+2], values[i+3]
-		if (a|b|c|d) >= small {
+		if (a | b | c | d) >= small {
 			slow(a)
 			slow(b)
 			slow(c)
