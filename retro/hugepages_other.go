@@ -2,7 +2,5 @@
 
 package retro
 
-import "github.com/makruktb/makruktb/probe"
-
 // adviseHugePages does nothing where the kernel takes no such advice.
-func adviseHugePages([]probe.Value) {}
+func adviseHugePages[E any]([]E) {}

@@ -18,7 +18,11 @@ type settled [2][]uint64
 
 func newSettled(size uint64) settled {
 	n := (size + 63) / 64
-	return settled{make([]uint64, n), make([]uint64, n)}
+	s := settled{make([]uint64, n), make([]uint64, n)}
+	for side := range s {
+		adviseHugePages(s[side])
+	}
+	return s
 }
 
 // run returns the settled positions of side in run r (a multiple of 64),
