@@ -102,7 +102,7 @@ func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboa
 	them := side.Other()
 	u := updater{states: g.states[them], present: g.present, settled: g.settled, space: g.space, next: v.Negate(), side: them}
 	if v.IsWin() {
-		u.stab = 1 // only a Tied king pair has positions that a symmetry maps to themselves
+		u.setStabiliser(1) // only a Tied king pair has positions that a symmetry maps to themselves
 	}
 	ret := prefix.LaneRetractor(laneColor, laneType)
 	groups := g.space.Groups()
@@ -160,7 +160,7 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
 	them := side.Other()
 	u := updater{states: g.states[them], present: g.present, settled: g.settled, space: g.space, next: v.Negate(), side: them}
 	if v.IsWin() {
-		u.stab = g.stabiliser(&p)
+		u.setStabiliser(g.stabiliser(&p))
 	}
 	tied := g.space.Tied(k)
 	for gi, gr := range g.space.Groups() {
@@ -200,7 +200,14 @@ type updater struct {
 	side    tb.Color    // side to move in the predecessors
 	next    probe.Value // the predecessors' value through this move
 	stab    int         // stabiliser of the frontier position (wins only)
+	weight  int         // half-moves an un-move takes off a predecessor off the diagonal
 	deepest probe.Value // deepest value assigned
+}
+
+// setStabiliser prepares the updater for a won frontier position whose
+// stabiliser is stab.
+func (u *updater) setStabiliser(stab int) {
+	u.stab, u.weight = stab, 2/stab
 }
 
 // apply updates predecessor j of king pair kj: a win when the frontier
@@ -214,7 +221,7 @@ func (u *updater) apply(j uint64, kj int) {
 		}
 		return
 	}
-	weight := 2 / u.stab
+	weight := u.weight
 	if u.space.Tied(kj) {
 		q, _ := u.space.Position(j, u.side)
 		weight = 2 * (8 / u.space.Multiplicity(&q)) / u.stab
