@@ -198,3 +198,24 @@ func TestBoardTableFiles(t *testing.T) {
 	_, _, err = tables2.BoardValue(&p, "cambodian")
 	require.ErrorIs(t, err, probe.ErrCorrupt)
 }
+
+// LoadAll decodes blocks in parallel, yet with several bad blocks its
+// error is always that of the first.
+func TestLoadAllNamesFirstBadBlock(t *testing.T) {
+	path, _ := writeKRvK(t, t.TempDir())
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	f, err := openBytes(good)
+	require.NoError(t, err)
+	h := f.Header
+	require.GreaterOrEqual(t, h.Blocks, 2)
+	dataStart := uint64(len(good)) - h.Offsets[h.Blocks]
+	bad := append([]byte(nil), good...)
+	for k := range h.Blocks {
+		bad[dataStart+h.Offsets[k+1]-5] ^= 0x10 // inside each block's checksum
+	}
+	for range 20 {
+		_, err = openBytes(bad)
+		require.ErrorContains(t, err, "block 0:")
+	}
+}

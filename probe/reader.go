@@ -6,6 +6,9 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
@@ -54,7 +57,9 @@ func NewFile(r io.ReaderAt, size int64, name string) (*File, error) {
 	if err := t.readHeader(size); err != nil {
 		return nil, err
 	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
+	// Each DecodeAll in flight takes one of the decoder's workers: one per
+	// core lets LoadAll and concurrent probes decode side by side.
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)),
 		zstd.WithDecoderMaxMemory(uint64(t.Header.BlockSize*t.Header.Width)+1<<10))
 	if err != nil {
 		return nil, err
@@ -247,21 +252,45 @@ func (t *File) BlockOf(side tb.Color, i uint64) (block, offset int) {
 }
 
 // LoadAll decompresses the whole table: values[side][index]. Holes hold
-// arbitrary values.
+// arbitrary values. The blocks are decoded on every core; on failure the
+// error is that of the first bad block.
 func (t *File) LoadAll() ([2][]Value, error) {
 	var out [2][]Value
-	per := t.Header.blocksPerSide()
 	for side := range out {
-		out[side] = make([]Value, 0, t.Header.Size)
-		for b := 0; b < per; b++ {
-			vals, err := t.Block(side*per + b)
-			if err != nil {
-				return out, err
-			}
-			out[side] = append(out[side], vals...)
-		}
+		out[side] = make([]Value, t.Header.Size)
 	}
-	return out, nil
+	h := &t.Header
+	per := h.blocksPerSide()
+	var next atomic.Int64
+	var mu sync.Mutex
+	firstBad, firstErr := h.Blocks, error(nil)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= h.Blocks {
+					return
+				}
+				raw, err := t.rawBlock(k)
+				if err != nil {
+					mu.Lock()
+					if k < firstBad {
+						firstBad, firstErr = k, err
+					}
+					mu.Unlock()
+					continue
+				}
+				lo := (k % per) * h.BlockSize
+				dst := out[k/per][lo : lo+len(raw)/h.Width]
+				for i := range dst {
+					dst[i] = t.valueAt(raw, i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out, firstErr
 }
 
 // CheckData recomputes the checksum of the data section.
