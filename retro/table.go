@@ -102,6 +102,9 @@ func loadSubTables(m tb.Material, src Source) (*subTables, error) {
 			if table.Material() != canon {
 				return nil, fmt.Errorf("sub-table for %s holds %s", canon, table.Material())
 			}
+			for side := range table.Values {
+				adviseHugePages(table.Values[side]) // captures read them at random
+			}
 			st.table[c][t] = table
 		}
 	}
