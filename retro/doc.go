@@ -53,6 +53,8 @@
 // with 32-bit compare-and-swap on the word holding it, so both cores can
 // work on any part of the table, and one settled bit. For KRSvKN (1 806
 // king pairs × 64³ indices per side) that is 2.0 GB, plus the sub-tables.
+// The large arrays ask for huge pages (hugepages_linux.go): they are read
+// at random, and 4 KiB pages would miss the TLB at nearly every update.
 //
 // Stage 3 (generator.finish) turns the states into probe.Value codes in
 // place. The verifier (verify.go) checks a finished table position by
