@@ -2,6 +2,7 @@ package probe_test
 
 import (
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"github.com/makruktb/makruktb/probe"
@@ -93,4 +94,34 @@ func BenchmarkJudgeWarm(b *testing.B) {
 		_, _ = tables.Judge(&ps[i&4095], &tb.ThaiRules)
 		i++
 	}
+}
+
+// BenchmarkWriteFile compresses and writes KRvKS (2 × 6.4 M values), one
+// block per core at a time; reports values per second.
+func BenchmarkWriteFile(b *testing.B) {
+	table, _ := buildTables(b, "KRvKS")
+	path := filepath.Join(b.TempDir(), "KRvKS.mtbm")
+	for b.Loop() {
+		if err := probe.WriteFile(path, table.Space, probe.DTM, "", table.Values); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(2*table.Space.Size())*float64(b.N)/b.Elapsed().Seconds(), "values/s")
+}
+
+// BenchmarkLoadAll decompresses the whole of KRvKS, as verify, stats and
+// gen's sub-table loads do; reports values per second.
+func BenchmarkLoadAll(b *testing.B) {
+	table, dir := buildTables(b, "KRvKS")
+	f, err := probe.OpenFile(filepath.Join(dir, "KRvKS.mtbm"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	for b.Loop() {
+		if _, err := f.LoadAll(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(2*table.Space.Size())*float64(b.N)/b.Elapsed().Seconds(), "values/s")
 }
