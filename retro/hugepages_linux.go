@@ -7,11 +7,12 @@ import (
 )
 
 // adviseHugePages asks the kernel to back a large array the generator
-// touches at random (the states, the settled bits) with huge pages: 2 MiB
-// pages spare most TLB misses. The advice only reaches pages not yet
-// touched, and Go zeroes a large slice itself when it reuses freed memory,
-// so the pages already there are collapsed into huge ones too (Linux 6.1
-// and later). Failure is harmless: the advice is only advice.
+// touches at random (the states, the settled bits, the sub-tables) with
+// huge pages: 2 MiB pages spare most TLB misses. The advice only reaches
+// pages not yet touched, and Go zeroes a large slice itself when it reuses
+// freed memory, so the pages already there are collapsed into huge ones
+// too (Linux 6.1 and later). Failure is harmless: the advice is only
+// advice.
 func adviseHugePages[E any](s []E) {
 	const huge = 2 << 20
 	size := len(s) * int(unsafe.Sizeof(*new(E)))

@@ -193,12 +193,11 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 	var table *retro.Table
 	var err error
 	metric := probe.DTM
+	clock.enter("load") // the sub-tables; the generator's progress starts the next stage
 	if j.rules == nil {
-		clock.enter("load")
 		table, err = retro.Generate(ctx, m, gn.cache.get, opts)
 	} else {
 		metric = probe.DTB
-		clock.enter("load")
 		if opts.Draws, err = widerBoardTable(gn.dir, m, j.rules, gn.cache); err == nil {
 			table, err = retro.GenerateDTB(ctx, m, j.rules, gn.cache.get, gn.cache.board(j.rules.Name), opts)
 		}
