@@ -12,7 +12,7 @@ BIN         := build/makruktb
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/makruktb
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/makruktb
 
 # The C library for engines: build/libmakruktb.so and build/makruktb.h.
 lib:

@@ -266,6 +266,12 @@ func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
 		king = pair.black
 	}
 	n := len(s.groups)
+	if n == 0 { // KvK: the kings alone, one position per king pair
+		if !base.InCheck(them) {
+			fn(uint64(k)*s.perKingPair, &base)
+		}
+		return
+	}
 	last := &s.groups[n-1]
 	lastChecks := last.Color == side // the last group can give check
 	var digit [MaxPieces]uint64

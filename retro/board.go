@@ -140,8 +140,9 @@ func loadBoardCaptures(m tb.Material, r *tb.Rules, dtm, dtb Source) (*boardCaptu
 // table without generating their moves, or from opts.Draws, m's DTB table
 // under a profile whose goals include those of r (GoalsIncluded), which
 // has more of them.
-func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Source, opts Options) (*Table, error) {
-	space, err := newSpace(m)
+func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Source, opts Options) (t *Table, err error) {
+	defer wrapError(&err, "generate %s.%s", m, r.Name)
+	space, err := newSpace(m, opts)
 	if err != nil {
 		return nil, err
 	}

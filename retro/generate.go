@@ -27,6 +27,17 @@ type Options struct {
 	Draws *Table
 }
 
+// MaxThreads is the largest Threads an Options may ask for.
+const MaxThreads = 256
+
+// validate refuses a thread count outside 0 … MaxThreads.
+func (o *Options) validate() error {
+	if o.Threads < 0 || o.Threads > MaxThreads {
+		return fmt.Errorf("%d threads: give 1 to %d, or 0 for every core", o.Threads, MaxThreads)
+	}
+	return nil
+}
+
 func (o *Options) threads() int {
 	if o.Threads > 0 {
 		return o.Threads
@@ -47,7 +58,8 @@ type Progress struct {
 var ErrTooDeep = errors.New("mate distance exceeds 509 plies")
 
 // ErrTooManyMoves is returned when a position has more quiet moves than
-// the generator's 7-bit escape counter holds (63; five pieces have at most 50).
+// the generator's 7-bit escape counter holds (63; five pieces have at most
+// 50). Supported refuses the materials where this could happen.
 var ErrTooManyMoves = errors.New("more than 63 quiet moves in one position")
 
 // generator holds the state of one generation.
@@ -70,11 +82,12 @@ type generator struct {
 
 // Generate solves material m (canonical, pawnless, more than two pieces)
 // for distance to mate, reading the sub-tables it needs from src.
-func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Table, error) {
+func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (t *Table, err error) {
+	defer wrapError(&err, "generate %s", m)
 	if opts.Draws != nil {
-		return nil, fmt.Errorf("generate %s: DTM takes no draws from another table", m)
+		return nil, errors.New("DTM takes no draws from another table")
 	}
-	space, err := newSpace(m)
+	space, err := newSpace(m, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -85,23 +98,71 @@ func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (*Ta
 	return generate(ctx, space, subs, nil, opts)
 }
 
-// newSpace returns the index of a material that has a table.
-func newSpace(m tb.Material) (*index.Space, error) {
-	space, err := index.New(m)
-	if err != nil {
+// wrapError prefixes a non-nil *err with the context format names, once:
+// the exported entry points say what they were doing, the code below them
+// does not repeat it.
+func wrapError(err *error, format string, args ...any) {
+	if *err != nil {
+		*err = fmt.Errorf(format+": %w", append(args, *err)...)
+	}
+}
+
+// The generator's limits, checked by Supported before any work.
+const (
+	// maxQuietMoves is the most quiet moves of one position the escape
+	// counter holds (seven bits, two per move).
+	maxQuietMoves = maxCounter / 2
+)
+
+// mobility is the most moves a piece of each type can have on an empty
+// board.
+var mobility = [tb.NumPieceTypes]int{tb.Rook: 14, tb.Khon: 5, tb.Knight: 8, tb.Met: 4, tb.King: 8}
+
+// Supported reports whether Generate and GenerateDTB can solve m, and if
+// not, why: m must be canonical and pawnless, with 3 to index.MaxPieces
+// pieces, and neither side may have more possible moves than the escape
+// counter holds (KRRRRvK's king and rooks could have 64). Callers that
+// plan many tables check them all before any work.
+func Supported(m tb.Material) error {
+	switch {
+	case m.HasPawns():
+		return fmt.Errorf("%s has pawns: the tables are pawnless", m)
+	case m.Pieces() < 3:
+		return fmt.Errorf("%s is a draw and has no table: every table has at least 3 pieces", m)
+	case m.Pieces() > index.MaxPieces:
+		return fmt.Errorf("%s has %d pieces: the generator supports at most %d", m, m.Pieces(), index.MaxPieces)
+	case !m.IsCanonical():
+		c, _ := m.Canonical()
+		return fmt.Errorf("%s is not canonical: its table is %s", m, c)
+	}
+	for side := tb.White; side <= tb.Black; side++ {
+		moves := mobility[tb.King]
+		for t := tb.Rook; t <= tb.Met; t++ {
+			moves += m.Count(side, t) * mobility[t]
+		}
+		if moves > maxQuietMoves {
+			return fmt.Errorf("%s: %s could have up to %d moves in one position, more than the generator's escape counter holds (%d)", m, side.Name(), moves, maxQuietMoves)
+		}
+	}
+	return nil
+}
+
+// newSpace returns the index of a material the generator supports, after
+// checking the options.
+func newSpace(m tb.Material, opts Options) (*index.Space, error) {
+	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	if m.Pieces() < 3 {
-		return nil, fmt.Errorf("generate %s: KvK is a draw and has no table", m)
+	if err := Supported(m); err != nil {
+		return nil, err
 	}
-	return space, nil
+	return index.New(m)
 }
 
 // generate runs the retrograde analysis of a space with captures resolved
 // by subs: the metric is whatever subs makes of a capture. The positions
 // drawn in drawn (if not nil) are draws without a look at their moves.
 func generate(ctx context.Context, space *index.Space, subs captureValues, drawn *Table, opts Options) (*Table, error) {
-	m := space.Material()
 	g := &generator{space: space, subs: subs, drawn: drawn, opts: opts}
 	for side := range g.states {
 		g.states[side] = make([]probe.Value, space.Size())
@@ -113,13 +174,13 @@ func generate(ctx context.Context, space *index.Space, subs captureValues, drawn
 		return nil, err
 	}
 	if g.tooManyMoves.Load() {
-		return nil, fmt.Errorf("generate %s: %w", m, ErrTooManyMoves)
+		return nil, ErrTooManyMoves
 	}
 	if err := g.iterate(ctx); err != nil {
 		return nil, err
 	}
 	if g.tooDeep.Load() {
-		return nil, fmt.Errorf("generate %s: %w", m, ErrTooDeep)
+		return nil, ErrTooDeep
 	}
 	g.finish()
 	return &Table{Space: space, Values: g.states, HolesMarked: true}, nil
@@ -141,6 +202,9 @@ func (g *generator) noteDepth(v probe.Value) {
 // parallel runs work(side, kingPair) for every side and king pair, spread
 // over the workers, reporting progress under stage and depth.
 func (g *generator) parallel(ctx context.Context, stage string, depth int, work func(side tb.Color, kingPair int)) error {
+	if err := g.opts.validate(); err != nil {
+		return err
+	}
 	units := int64(2 * g.space.KingPairs())
 	var next, done atomic.Int64
 	eg, ctx := errgroup.WithContext(ctx)

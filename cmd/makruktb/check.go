@@ -9,10 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func addRulesFlag(cmd *cobra.Command, rules *string) {
-	cmd.Flags().StringVar(rules, "rules", "thai", "counting rules: thai, cambodian, asean, none, or a profile .json file")
-}
-
 func newCheckCommand() *cobra.Command {
 	var dir, rulesName string
 	cmd := &cobra.Command{

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/makruktb/makruktb/probe"
@@ -42,21 +40,20 @@ an interrupted run never leaves a file that looks complete.`,
 			if err != nil {
 				return err
 			}
-			if threads < 0 {
-				return fmt.Errorf("--threads %d: must be positive", threads)
-			}
 			profiles, err := boardProfiles(dtbProfiles)
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			jobs := plan(targets, profiles)
+			if err := checkSupported(targets, jobs); err != nil {
+				return err
+			}
 			gn := &generation{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: tableDir(dir), threads: threads, force: force, timings: timings}
-			return gn.run(ctx, plan(targets, profiles))
+			return gn.run(cmd.Context(), jobs)
 		},
 	}
 	addTablesFlag(cmd, &dir)
-	cmd.Flags().IntVar(&threads, "threads", 0, "worker threads (default: all cores)")
+	addThreadsFlag(cmd, &threads)
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "generate every pawnless table with up to N pieces")
 	cmd.Flags().BoolVar(&force, "force", false, "regenerate the named tables even if present")
 	cmd.Flags().BoolVar(&timings, "timings", false, "print how long each stage of each table took (on stderr)")
@@ -126,6 +123,22 @@ func plan(targets []tb.Material, profiles []tb.Rules) []job {
 	return jobs
 }
 
+// checkSupported refuses, before any work, targets the generator cannot
+// make, or that need such a table.
+func checkSupported(targets []tb.Material, jobs []job) error {
+	for _, m := range targets {
+		if err := retro.Supported(m); err != nil {
+			return fmt.Errorf("cannot generate: %w", err)
+		}
+	}
+	for _, j := range jobs {
+		if err := retro.Supported(j.id.material); err != nil {
+			return fmt.Errorf("cannot generate: %w", err)
+		}
+	}
+	return nil
+}
+
 // present reports whether a complete table file is in dir.
 func present(dir string, id tableID) bool {
 	f, err := probe.OpenFile(id.path(dir))
@@ -155,6 +168,7 @@ func (gn *generation) run(ctx context.Context, jobs []job) error {
 	debug.SetGCPercent(20)
 	gn.cache = newTableCache(gn.dir, 5)
 	var failed []string
+	kept := 0
 	for _, j := range jobs {
 		if !(gn.force && j.target) && present(gn.dir, j.id) {
 			// A run stopped between writing a table and recording its
@@ -162,6 +176,7 @@ func (gn *generation) run(ctx context.Context, jobs []job) error {
 			if err := ensureChecksum(gn.out, gn.dir, j.id); err != nil {
 				return err
 			}
+			kept++
 			continue
 		}
 		if err := gn.generate(ctx, j); err != nil {
@@ -175,6 +190,12 @@ func (gn *generation) run(ctx context.Context, jobs []job) error {
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d tables failed: %s", len(failed), strings.Join(failed, " "))
+	}
+	switch {
+	case kept == len(jobs):
+		fmt.Fprintf(gn.out, "%s already in %s: nothing to do (--force regenerates the named ones)\n", plural(kept, "table", "tables"), gn.dir)
+	case kept > 0:
+		fmt.Fprintf(gn.out, "%s generated; %s already in %s kept\n", plural(len(jobs)-kept, "table", "tables"), plural(kept, "table", "tables"), gn.dir)
 	}
 	return nil
 }
@@ -198,13 +219,15 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 		table, err = retro.Generate(ctx, m, gn.cache.get, opts)
 	} else {
 		metric = probe.DTB
-		if opts.Draws, err = widerBoardTable(gn.dir, m, j.rules, gn.cache); err == nil {
+		if opts.Draws, err = widerBoardTable(gn.dir, m, j.rules, gn.cache); err != nil {
+			err = fmt.Errorf("generate %s: %w", j.id, err)
+		} else {
 			table, err = retro.GenerateDTB(ctx, m, j.rules, gn.cache.get, gn.cache.board(j.rules.Name), opts)
 		}
 	}
 	bar.finish()
 	if err != nil {
-		return fmt.Errorf("generate %s: %w", j.id, err)
+		return err // retro's errors name the table
 	}
 	path := j.id.path(gn.dir)
 	clock.enter("write")

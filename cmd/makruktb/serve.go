@@ -12,9 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/makruktb/makruktb/probe"
@@ -60,10 +58,8 @@ Ctrl-C (or SIGTERM) shuts it down gracefully.`,
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
 			fmt.Fprintf(cmd.OutOrStdout(), "makruktb: serving http://%s/ (tables in %s); Ctrl-C stops\n", ln.Addr(), s.tables.Dir())
-			return s.serve(ctx, ln)
+			return s.serve(cmd.Context(), ln)
 		},
 	}
 	addTablesFlag(cmd, &dir)

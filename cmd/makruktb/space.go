@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/makruktb/makruktb/index"
@@ -31,7 +33,10 @@ fraction of holes (indices that are not legal positions).`,
 				if err != nil {
 					return err
 				}
-				legal := countLegal(s, threads)
+				legal, err := countLegal(cmd.Context(), s, threads)
+				if err != nil {
+					return err
+				}
 				holes := 1 - float64(legal[0]+legal[1])/float64(2*s.Size())
 				fmt.Fprintf(out, "| %s | %d | %d | %d | %d | %.1f%% |\n", m, s.KingPairs(), s.Size(), legal[0], legal[1], 100*holes)
 			}
@@ -39,21 +44,28 @@ fraction of holes (indices that are not legal positions).`,
 		},
 	}
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless material with up to N pieces")
-	cmd.Flags().IntVar(&threads, "threads", 2, "worker threads")
+	addThreadsFlag(cmd, &threads)
 	return cmd
 }
 
-// countLegal returns the number of indices that decode, per side to move.
-func countLegal(s *index.Space, threads int) [2]uint64 {
+// countLegal returns the number of indices that decode, per side to move,
+// on threads workers (0: every core).
+func countLegal(ctx context.Context, s *index.Space, threads int) ([2]uint64, error) {
 	var legal [2]atomic.Uint64
 	var next atomic.Int64
-	var g errgroup.Group
-	for range max(threads, 1) {
+	g, ctx := errgroup.WithContext(ctx)
+	if threads == 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	for range threads {
 		g.Go(func() error {
 			for {
 				u := int(next.Add(1) - 1)
 				if u >= 2*s.KingPairs() {
 					return nil
+				}
+				if err := ctx.Err(); err != nil {
+					return err
 				}
 				side := tb.Color(u & 1)
 				n := uint64(0)
@@ -62,6 +74,6 @@ func countLegal(s *index.Space, threads int) [2]uint64 {
 			}
 		})
 	}
-	_ = g.Wait()
-	return [2]uint64{legal[0].Load(), legal[1].Load()}
+	err := g.Wait()
+	return [2]uint64{legal[0].Load(), legal[1].Load()}, err
 }

@@ -14,10 +14,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
-	"github.com/spf13/cobra"
 )
 
 // tableDir resolves the table directory: --tables, then $MAKRUKTB_PATH,
@@ -30,10 +30,6 @@ func tableDir(flag string) string {
 		return env
 	}
 	return "data"
-}
-
-func addTablesFlag(cmd *cobra.Command, dir *string) {
-	cmd.Flags().StringVar(dir, "tables", "", "table directory (default $MAKRUKTB_PATH, else ./data)")
 }
 
 // parseMaterialArg reads a material name and returns its canonical form.
@@ -56,8 +52,10 @@ func selectMaterials(maxPieces int, args []string) ([]tb.Material, error) {
 	switch {
 	case maxPieces > 0 && len(args) > 0:
 		return nil, errors.New("give either --max-pieces or materials, not both")
-	case maxPieces > 6:
-		return nil, fmt.Errorf("--max-pieces %d: at most 6", maxPieces)
+	case maxPieces < 0 || maxPieces > index.MaxPieces:
+		return nil, fmt.Errorf("--max-pieces %d: tables have 3 to %d pieces", maxPieces, index.MaxPieces)
+	case maxPieces > 0 && maxPieces < 3:
+		return nil, fmt.Errorf("--max-pieces %d: the smallest tables have 3 pieces (KvK is a draw and has none)", maxPieces)
 	case maxPieces > 0:
 		for _, m := range tb.Pawnless(maxPieces) {
 			if m.Pieces() > 2 {

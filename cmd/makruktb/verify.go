@@ -63,7 +63,7 @@ Exits non-zero on any mismatch, naming the position.`,
 		},
 	}
 	addTablesFlag(cmd, &dir)
-	cmd.Flags().IntVar(&threads, "threads", 0, "worker threads (default: all cores)")
+	addThreadsFlag(cmd, &threads)
 	cmd.Flags().BoolVar(&pending, "pending", false, "only the tables that tables.md does not list as verified with their current checksum")
 	return cmd
 }

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/makruktb/makruktb/retro"
+	"github.com/spf13/cobra"
+)
+
+// threadsFlag is a --threads value, checked when the flag is parsed: 1 to
+// retro.MaxThreads workers, or 0 for every core.
+type threadsFlag int
+
+func (t *threadsFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > retro.MaxThreads {
+		return fmt.Errorf("want 1 to %d threads, or 0 for every core", retro.MaxThreads)
+	}
+	*t = threadsFlag(n)
+	return nil
+}
+
+func (t *threadsFlag) String() string { return strconv.Itoa(int(*t)) }
+func (t *threadsFlag) Type() string   { return "N" }
+
+// addThreadsFlag adds --threads, 0 (every core) by default.
+func addThreadsFlag(cmd *cobra.Command, threads *int) {
+	cmd.Flags().Var((*threadsFlag)(threads), "threads", fmt.Sprintf("worker threads, 1 to %d (default: every core)", retro.MaxThreads))
+}
+
+func addTablesFlag(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVar(dir, "tables", "", "table directory (default $MAKRUKTB_PATH, else ./data)")
+}
+
+func addRulesFlag(cmd *cobra.Command, rules *string) {
+	cmd.Flags().StringVar(rules, "rules", "thai", "counting rules: thai, cambodian, asean, none, or a profile .json file")
+}
