@@ -6,12 +6,12 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/probe/atomicfile"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -43,7 +43,7 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 	// are written, and it is filled in once their offsets are known.
 	h.Offsets = make([]uint64, h.Blocks+1)
 	headerLen := int64(len(h.marshal()))
-	return writeAtomically(path, func(f *os.File) error {
+	return atomicfile.Write(path, func(f *os.File) error {
 		if _, err := f.Seek(headerLen, io.SeekStart); err != nil {
 			return err
 		}
@@ -127,37 +127,4 @@ func encodeBlock(out []byte, vals []Value, width int) []byte {
 		}
 	}
 	return out
-}
-
-// writeAtomically writes a file through write into a temporary file next
-// to path, syncs it, renames it to path and syncs the directory.
-func writeAtomically(path string, write func(f *os.File) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/makruktb/makruktb/probe/atomicfile"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/spf13/cobra"
@@ -41,7 +42,7 @@ mate distances and the longest wins. White is the first-named side.`,
 			if svgPath != "" {
 				var plot bytes.Buffer
 				writeHistogramSVG(&plot, st)
-				if err := writeFileAtomically(svgPath, plot.Bytes()); err != nil {
+				if err := atomicfile.WriteBytes(svgPath, plot.Bytes()); err != nil {
 					return err
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/makruktb/makruktb/probe/atomicfile"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -139,7 +140,7 @@ func editTableList(dir string, edit func(rows map[string]string)) error {
 	for _, n := range names {
 		b.WriteString(rows[n] + "\n")
 	}
-	return writeFileAtomically(filepath.Join(dir, tableListFile), []byte(b.String()))
+	return atomicfile.WriteBytes(filepath.Join(dir, tableListFile), []byte(b.String()))
 }
 
 // readTableList returns the rows of tables.md in dir by table name, with

@@ -16,6 +16,7 @@ import (
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/probe/atomicfile"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -244,27 +245,5 @@ func writeChecksums(dir string, sums map[string]string) error {
 	for _, n := range names {
 		fmt.Fprintf(&b, "%s  %s\n", sums[n], n)
 	}
-	return writeFileAtomically(filepath.Join(dir, checksumFile), []byte(b.String()))
-}
-
-// writeFileAtomically writes data to a temporary file, syncs and renames it.
-func writeFileAtomically(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.WriteBytes(filepath.Join(dir, checksumFile), []byte(b.String()))
 }

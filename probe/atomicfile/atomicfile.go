@@ -1,0 +1,78 @@
+// Package atomicfile writes files that appear whole or not at all: the
+// data goes to a temporary file in the same directory, which is synced,
+// renamed over the final name, and the directory synced. A crash leaves at
+// worst a temporary file (".tmp" in its name), never a partial file under
+// the final name. Files get the mode os.Create gives them: 0666 less the
+// umask (os.CreateTemp's 0600 would hide tables from other users).
+package atomicfile
+
+import (
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Write creates or replaces the file at path with what write puts into
+// the open temporary file (write may seek and write at offsets). On any
+// error the temporary file is removed and path is left as it was.
+func Write(path string, write func(f *os.File) error) (err error) {
+	f, err := createTemp(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// WriteBytes writes data to path atomically.
+func WriteBytes(path string, data []byte) error {
+	return Write(path, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+// createTemp opens a new file named path + ".tmp" + a random number, with
+// mode 0666 less the umask.
+func createTemp(path string) (*os.File, error) {
+	for range 100 {
+		name := path + ".tmp" + strconv.FormatUint(rand.Uint64()>>16, 10)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, &fs.PathError{Op: "create temporary file for", Path: path, Err: fs.ErrExist}
+}
+
+// syncDir makes a rename in dir durable. Some file systems cannot sync a
+// directory; the file itself is synced already, so that is not an error.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	d.Sync()
+	return d.Close()
+}
