@@ -272,14 +272,19 @@ func widerBoardTable(dir string, m tb.Material, r *tb.Rules, cache *tableCache) 
 }
 
 // recordChecksum adds the SHA-256 of the table file at path to the
-// directory's checksum list. Generation is deterministic: a recorded
-// checksum that differs means the generator's output changed. Keep the
-// record (verify will fail on the file) until someone deletes the line to
-// accept the new table.
+// directory's checksum list. Generation is deterministic: a checksum that
+// differs from the reference or from the directory's record means the
+// generator's output changed. Keep the record (verify will fail on the
+// file) until someone accepts the new table: in the reference by changing
+// data/checksums.txt and rebuilding, in the directory by deleting the line.
 func recordChecksum(dir, path string) (string, error) {
 	sum, err := fileSHA256(path)
 	if err != nil {
 		return "", err
+	}
+	name := filepath.Base(path)
+	if ref, ok := referenceChecksums()[name]; ok && ref != sum {
+		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed (to accept it, change that line and rebuild)", name, sum, ref, referenceFile)
 	}
 	unlock, err := lockDir(dir)
 	if err != nil {
@@ -290,9 +295,8 @@ func recordChecksum(dir, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := filepath.Base(path)
 	if old, ok := sums[name]; ok && old != sum {
-		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, checksumFile)
+		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, filepath.Join(dir, checksumFile))
 	}
 	sums[name] = sum
 	return sum, writeChecksums(dir, sums)

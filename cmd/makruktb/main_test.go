@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
 )
@@ -30,10 +32,9 @@ func run(t *testing.T, args ...string) (string, error) {
 // the checksums recorded in data/checksums.txt: generation is
 // deterministic, so any difference is a change in the generator's output.
 func TestGoldenChecksums(t *testing.T) {
-	golden, err := readChecksums("../../data")
-	require.NoError(t, err)
+	golden := data.Checksums()
 	dir := t.TempDir()
-	_, err = run(t, "gen", "--tables", dir, "--max-pieces", "3")
+	_, err := run(t, "gen", "--tables", dir, "--max-pieces", "3")
 	require.NoError(t, err)
 	for _, name := range []string{"KRvK.mtbm", "KSvK.mtbm", "KNvK.mtbm", "KMvK.mtbm"} {
 		want, ok := golden[name]
@@ -200,7 +201,7 @@ func TestTableListCountDraws(t *testing.T) {
 	out, err := run(t, "gen", "--tables", dir, "KRvK")
 	require.NoError(t, err)
 	require.Contains(t, out, "thai count-draws 16.7%")
-	list, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	list, err := os.ReadFile(filepath.Join(dir, tableListFile))
 	require.NoError(t, err)
 	require.Contains(t, string(list), "| KRvK | 3 | 29568 | 50015 | 16/- |")
 	require.Contains(t, string(list), "| 16.7% |")
@@ -240,7 +241,7 @@ func TestBoardHonour(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "KRvKN.thai")
 	require.NotContains(t, out, "cambodian")
-	list, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	list, err := os.ReadFile(filepath.Join(dir, tableListFile))
 	require.NoError(t, err)
 	require.Contains(t, string(list), "| KRvKN.thai | 4 |")
 	require.NotContains(t, string(list), "DTB |", "the thai DTB table completes the KRvKN row")
@@ -253,8 +254,7 @@ func TestBoardHonour(t *testing.T) {
 	require.Contains(t, out, "KRvKN.thai      ok")
 	require.NotContains(t, out, "KRvKN           ok", "MATERIAL.PROFILE names the DTB table alone")
 	// DTB generation is deterministic too: the golden checksums hold it.
-	golden, err := readChecksums("../../data")
-	require.NoError(t, err)
+	golden := data.Checksums()
 	for _, name := range []string{"KRvKN.mtbm", "KRvKN.thai.mtbb"} {
 		got, err := fileSHA256(filepath.Join(dir, name))
 		require.NoError(t, err)
@@ -335,4 +335,56 @@ func TestPlanOrder(t *testing.T) {
 	profiles, err := boardProfiles("none")
 	require.NoError(t, err)
 	require.Empty(t, profiles)
+}
+
+// A user's generation records its checksums and catalogue next to its
+// tables, never in the repository's reference files, and a fresh gen
+// followed by verify --pending verifies every table it generated.
+func TestOwnRecordsNextToTables(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "--max-pieces", "3")
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(dir, checksumFile))
+	require.FileExists(t, filepath.Join(dir, tableListFile))
+	require.NoFileExists(t, filepath.Join(dir, "checksums.txt"))
+	require.NoFileExists(t, filepath.Join(dir, "tables.md"))
+	out, err := run(t, "verify", "--tables", dir, "--pending")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "4 tables not yet verified")
+	require.Equal(t, 4, strings.Count(out, " ok "))
+	out, err = run(t, "verify", "--tables", dir, "--pending")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "0 tables not yet verified")
+}
+
+// A table that differs from its reference checksum is refused, wherever
+// it is generated: the generator's output changed.
+func TestReferenceChecksumGuards(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "KRvK.mtbm")
+	require.NoError(t, os.WriteFile(path, []byte("not the KRvK table"), 0o644))
+	_, err := recordChecksum(dir, path)
+	require.ErrorContains(t, err, "differs from "+data.Checksums()["KRvK.mtbm"]+" in the reference data/checksums.txt")
+	sums, err := readChecksums(dir)
+	require.NoError(t, err)
+	require.Empty(t, sums, "a refused table is not recorded")
+}
+
+// What set-up and tests write into data/ is ignored by git, so a clone
+// stays clean after make tables, make verify and make test.
+func TestGeneratedFilesIgnored(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	if err := exec.Command("git", "rev-parse", "--show-toplevel").Run(); err != nil {
+		t.Skip("not in a git work tree")
+	}
+	for _, f := range []string{"KRvK.mtbm", "KRvKN.thai.mtbb", "KRvK.mtbm.tmp123", checksumFile, tableListFile, ".makruktb.lock"} {
+		out, err := exec.Command("git", "check-ignore", "-q", "../../data/"+f).CombinedOutput()
+		require.NoError(t, err, "data/%s is not ignored by git: %s", f, out)
+	}
+	for _, f := range []string{"checksums.txt", "tables.md"} {
+		err := exec.Command("git", "check-ignore", "-q", "../../data/"+f).Run()
+		require.Error(t, err, "data/%s is the reference and must stay in git", f)
+	}
 }

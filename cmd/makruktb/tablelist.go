@@ -14,16 +14,18 @@ import (
 	"github.com/makruktb/makruktb/tb"
 )
 
-// The table of tables, tables.md in the table directory: one row per
-// table, written by gen; stats refreshes its count-draw cell and verify
-// its verified cell.
+// The catalogue, catalogue.md in the table directory: one row per table
+// generated there, written by gen; stats refreshes its count-draw cell and
+// verify its verified cell. It records the user's own runs; the
+// repository's reference table, data/tables.md, has the same columns and
+// is edited by the developers who measure the reference runs.
 
-// tableListFile is the table of tables, one row per generated table.
-const tableListFile = "tables.md"
+// tableListFile is the table directory's catalogue, one row per table.
+const tableListFile = "catalogue.md"
 
-const tableListHeader = `# Tables
+const tableListHeader = `# Tables in this directory
 
-Written by ` + "`makruktb gen`" + `, one row per table as last generated (2-core machine).
+Written by ` + "`makruktb gen`" + `, one row per table as last generated here.
 Positions: legal canonical positions, both sides to move. Longest: longest
 mate in moves for the side to move that wins, White (first-named side) / Black.
 Thai count-draws: of all wins and losses (full board, both sides to move),

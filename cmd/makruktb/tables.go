@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/probe/atomicfile"
@@ -196,8 +197,18 @@ func (c *tableCache) put(id tableID, t *retro.Table) {
 	}
 }
 
-// checksumFile is the list of table checksums in the table directory.
-const checksumFile = "checksums.txt"
+// checksumFile is the table directory's own record of the checksums of
+// the tables generated there, in sha256sum's format (sha256sum -c
+// SHA256SUMS checks the files). The repository's reference checksums,
+// data/checksums.txt, are compiled in (package data): a user's generation
+// never rewrites them.
+const checksumFile = "SHA256SUMS"
+
+// referenceChecksums are the SHA-256 every generation must reproduce.
+var referenceChecksums = sync.OnceValue(data.Checksums)
+
+// referenceFile names the reference checksums in messages.
+const referenceFile = "the reference data/checksums.txt"
 
 // fileSHA256 returns the hex SHA-256 of a file.
 func fileSHA256(path string) (string, error) {

@@ -159,14 +159,16 @@ func verifyMaterial(cmd *cobra.Command, dir string, ids []tableID, sums map[stri
 	}
 	var passed []tableID
 	var checks []retro.Check
+	var fileSums []string
 	for _, id := range ids {
-		c, err := loadCheck(dir, id, sums, cache)
+		c, sum, err := loadCheck(dir, id, sums, cache)
 		if err != nil {
 			fail(id, err)
 			continue
 		}
 		passed = append(passed, id)
 		checks = append(checks, c)
+		fileSums = append(fileSums, sum)
 	}
 	if len(checks) == 0 {
 		return failed, nil
@@ -193,7 +195,7 @@ func verifyMaterial(cmd *cobra.Command, dir string, ids []tableID, sums map[stri
 			fmt.Fprintf(out, "%-15s ok  checksum and every value  (same pass)\n", id)
 		}
 		if err == nil && errs[x] == nil {
-			if err := markVerified(dir, id, sums[id.fileName()]); err != nil {
+			if err := markVerified(dir, id, fileSums[x]); err != nil {
 				return failed, fmt.Errorf("%s verified, but not recorded in %s: %w", id, tableListFile, err)
 			}
 		}
@@ -201,44 +203,49 @@ func verifyMaterial(cmd *cobra.Command, dir string, ids []tableID, sums map[stri
 	return failed, nil
 }
 
-// loadCheck checks a table file against checksums.txt and its internal
-// checksums and loads it for verification.
-func loadCheck(dir string, id tableID, sums map[string]string, cache *tableCache) (retro.Check, error) {
+// loadCheck checks a table file against the checksums recorded for it —
+// the directory's SHA256SUMS and the reference, at least one of them —
+// and its internal checksums, and loads it for verification.
+func loadCheck(dir string, id tableID, sums map[string]string, cache *tableCache) (c retro.Check, sum string, err error) {
 	path := id.path(dir)
-	want, ok := sums[filepath.Base(path)]
-	if !ok {
-		return retro.Check{}, fmt.Errorf("%s has no entry in %s", path, checksumFile)
-	}
-	got, err := fileSHA256(path)
+	sum, err = fileSHA256(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return retro.Check{}, &probe.MissingError{Material: id.String(), Dir: dir}
+		return c, "", fmt.Errorf("not found: no file %s", path)
 	}
 	if err != nil {
-		return retro.Check{}, err
+		return c, "", err
 	}
-	if got != want {
-		return retro.Check{}, fmt.Errorf("%s: SHA-256 %s, %s records %s", path, got, checksumFile, want)
+	name := filepath.Base(path)
+	local, inDir := sums[name]
+	ref, inReference := referenceChecksums()[name]
+	switch {
+	case !inDir && !inReference:
+		return c, "", fmt.Errorf("%s: no checksum recorded, neither in %s nor in %s (gen records it)", path, filepath.Join(dir, checksumFile), referenceFile)
+	case inDir && sum != local:
+		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, filepath.Join(dir, checksumFile), local)
+	case inReference && sum != ref:
+		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, referenceFile, ref)
 	}
 	f, err := probe.OpenFile(path)
 	if err != nil {
-		return retro.Check{}, err
+		return c, "", err
 	}
 	err = f.CheckData()
 	f.Close()
 	if err != nil {
-		return retro.Check{}, err
+		return c, "", err
 	}
 	table, err := cache.load(id)
 	if err != nil {
-		return retro.Check{}, err
+		return c, "", err
 	}
-	c := retro.Check{Table: table, DTM: cache.get}
+	c = retro.Check{Table: table, DTM: cache.get}
 	if id.rules != "" {
 		r, err := tb.LookupRules(id.rules)
 		if err != nil {
-			return retro.Check{}, err
+			return c, "", err
 		}
 		c.Rules, c.DTB = &r, cache.board(id.rules)
 	}
-	return c, nil
+	return c, sum, nil
 }

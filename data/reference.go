@@ -1,0 +1,31 @@
+// Package data is the reference the repository ships with its code: the
+// SHA-256 of every table file as this project generates it
+// (checksums.txt, compiled into the binary) and the measured table of
+// tables (tables.md, for people). Generation is deterministic, so a table
+// that differs from its reference checksum means the generator's output
+// changed.
+//
+// The tables themselves and what a user's own runs record — the
+// checksums of the tables generated in a directory and their catalogue
+// with verified marks — live in the table directory, outside git.
+package data
+
+import (
+	_ "embed"
+	"strings"
+)
+
+//go:embed checksums.txt
+var checksums string
+
+// Checksums returns the reference SHA-256 (hex) of each table file, by
+// file name ("KRvKN.mtbm", "KRvKN.thai.mtbb").
+func Checksums() map[string]string {
+	sums := map[string]string{}
+	for _, line := range strings.Split(checksums, "\n") {
+		if fields := strings.Fields(line); len(fields) == 2 {
+			sums[fields[1]] = fields[0]
+		}
+	}
+	return sums
+}
