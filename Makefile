@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test lint fmt-check vet bench fuzz clean
+.PHONY: all build lib ctest bench-lib tables verify test lint fmt-check tidy-check vet bench fuzz clean
 
 all: build
 
@@ -50,8 +50,12 @@ tables: build
 verify: build
 	$(BIN) verify --tables $(TABLES) --threads $(THREADS) --pending
 
-test: fmt-check vet lint ctest
+test: fmt-check tidy-check vet lint ctest
 	$(GO) test ./...
+
+# go.mod and go.sum must be what go mod tidy makes of the code.
+tidy-check:
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
