@@ -1,6 +1,8 @@
 package probe_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/makruktb/makruktb/probe"
@@ -89,8 +91,15 @@ func TestRulesFiles(t *testing.T) {
 	}
 	_, err = tb.LookupRules("thai")
 	require.NoError(t, err)
+	upper, err := tb.LookupRules("THAI")
+	require.NoError(t, err, "profile names are case-insensitive, as material names are")
+	require.Equal(t, "thai", upper.Name)
 	_, err = tb.LookupRules("chess")
 	require.ErrorContains(t, err, "not a profile")
+	broken := filepath.Join(t.TempDir(), "mine.json")
+	require.NoError(t, os.WriteFile(broken, []byte(`{"name":`), 0o644))
+	_, err = tb.LookupRules(broken)
+	require.ErrorContains(t, err, broken+": ", "the error names the file")
 }
 
 func TestNextCount(t *testing.T) {

@@ -26,7 +26,7 @@ type PositionError struct {
 	Err error
 }
 
-func (e *PositionError) Error() string { return fmt.Sprintf("probe %s: %v", e.FEN, e.Err) }
+func (e *PositionError) Error() string { return fmt.Sprintf("position %q: %v", e.FEN, e.Err) }
 func (e *PositionError) Unwrap() error { return e.Err }
 
 // Option configures Open.
@@ -91,7 +91,7 @@ func Open(dir string, opts ...Option) (*Tables, error) {
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open tables: %w", err)
+		return nil, fmt.Errorf("probe: table directory: %w", err)
 	}
 	for _, e := range entries {
 		key, ok := parseTableName(e.Name())
@@ -240,7 +240,7 @@ func (t *Tables) Value(p *tb.Position) (Value, error) {
 		return Draw, nil
 	}
 	if err := p.Validate(); err != nil {
-		return 0, &PositionError{FEN: p.FEN(), Err: ErrIllegal}
+		return 0, &PositionError{FEN: p.FEN(), Err: fmt.Errorf("%w: %v", ErrIllegal, err)}
 	}
 	return t.value(p, "")
 }

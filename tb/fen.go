@@ -17,6 +17,12 @@ func (e *FENError) Error() string {
 	return fmt.Sprintf("fen %q: %s: %s", e.FEN, e.Field, e.Msg)
 }
 
+// The largest count fields and move number a FEN may give.
+const (
+	maxCountPlies = 10000
+	maxFullmove   = 100000
+)
+
 // ParseFEN parses a Makruk FEN as Fairy-Stockfish and pychess write it:
 //
 //	board side castling countLimit countPly fullmove
@@ -54,22 +60,31 @@ func ParseFEN(fen string) (Position, error) {
 	p.CountLimit, p.Fullmove = NoCount, 1
 	if len(fields) > 3 && fields[3] != "-" {
 		n, err := strconv.Atoi(fields[3])
-		if err != nil || n < 0 || n > 10000 {
-			return fail("count limit", "%q is not - or a number of plies", fields[3])
+		switch {
+		case err != nil || n < 0:
+			return fail("count limit", "%q is neither - (no count yet) nor a number of plies", fields[3])
+		case n > maxCountPlies:
+			return fail("count limit", "%d plies: at most %d", n, maxCountPlies)
 		}
 		p.CountLimit = n
 	}
 	if len(fields) > 4 {
 		n, err := strconv.Atoi(fields[4])
-		if err != nil || n < 0 || n > 10000 {
+		switch {
+		case err != nil || n < 0:
 			return fail("count ply", "%q is not a number of plies", fields[4])
+		case n > maxCountPlies:
+			return fail("count ply", "%d plies: at most %d", n, maxCountPlies)
 		}
 		p.CountPly = n
 	}
 	if len(fields) > 5 {
 		n, err := strconv.Atoi(fields[5])
-		if err != nil || n < 1 || n > 100000 {
+		switch {
+		case err != nil || n < 1:
 			return fail("move number", "%q is not a positive number", fields[5])
+		case n > maxFullmove:
+			return fail("move number", "%d: at most %d", n, maxFullmove)
 		}
 		p.Fullmove = n
 	}
@@ -90,7 +105,10 @@ func (p *Position) parseBoard(board string) string {
 		file := 0
 		for j := 0; j < len(row); j++ {
 			ch := row[j]
-			if ch >= '1' && ch <= '8' {
+			if ch >= '0' && ch <= '9' {
+				if ch == '0' || ch == '9' {
+					return fmt.Sprintf("%q on rank %d: a run of empty squares is 1 to 8", ch, rank+1)
+				}
 				file += int(ch - '0')
 				if file > 8 {
 					return fmt.Sprintf("rank %d has more than 8 squares", rank+1)
@@ -103,7 +121,7 @@ func (p *Position) parseBoard(board string) string {
 			}
 			t, ok := pieceTypeOfLetter(ch)
 			if !ok {
-				return fmt.Sprintf("unknown piece %q on rank %d", row[j], rank+1)
+				return fmt.Sprintf("%q on rank %d is not a piece (K M S N R P, black in lower case) nor a run of 1 to 8 empty squares", row[j], rank+1)
 			}
 			if j+1 < len(row) && row[j+1] == '~' {
 				if t != Met {

@@ -65,7 +65,7 @@ func BuiltinRules() []Rules { return []Rules{ThaiRules, CambodianRules, ASEANRul
 // a JSON file when name is a path ending in .json.
 func LookupRules(name string) (Rules, error) {
 	for _, r := range BuiltinRules() {
-		if r.Name == name {
+		if strings.EqualFold(r.Name, name) {
 			return r, nil
 		}
 	}
@@ -74,7 +74,11 @@ func LookupRules(name string) (Rules, error) {
 		if err != nil {
 			return Rules{}, fmt.Errorf("rules: %w", err)
 		}
-		return ParseRules(data)
+		r, err := ParseRules(data)
+		if err != nil {
+			return Rules{}, fmt.Errorf("%s: %w", name, err)
+		}
+		return r, nil
 	}
 	return Rules{}, fmt.Errorf("rules %q: not a profile (thai, cambodian, asean, none) nor a .json file", name)
 }

@@ -81,7 +81,7 @@ func probePosition(dir, rulesName string, args []string) (*probed, error) {
 	if err != nil {
 		return nil, err
 	}
-	tables, err := probe.Open(tableDir(dir))
+	tables, err := openTables(dir)
 	if err != nil {
 		return nil, err
 	}

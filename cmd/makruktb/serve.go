@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -49,10 +50,11 @@ Ctrl-C (or SIGTERM) shuts it down gracefully.`,
 			if cacheMiB < 0 {
 				return fmt.Errorf("--cache-mb %d: must not be negative", cacheMiB)
 			}
-			s, err := newServer(tableDir(dir), int64(cacheMiB)<<20, log.New(cmd.ErrOrStderr(), "serve: ", log.LstdFlags))
+			tables, err := openTables(dir)
 			if err != nil {
 				return err
 			}
+			s := newServer(tables, int64(cacheMiB)<<20, log.New(cmd.ErrOrStderr(), "serve: ", log.LstdFlags))
 			defer s.tables.Close()
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
@@ -76,12 +78,10 @@ type server struct {
 	log       *log.Logger
 }
 
-func newServer(dir string, cacheBytes int64, logger *log.Logger) (*server, error) {
-	tables, err := probe.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	return &server{tables: tables, responses: newResponseCache(cacheBytes), statsSlot: make(chan struct{}, 1), log: logger}, nil
+// newServer returns a server of the tables, which it closes when it is
+// done.
+func newServer(tables *probe.Tables, cacheBytes int64, logger *log.Logger) *server {
+	return &server{tables: tables, responses: newResponseCache(cacheBytes), statsSlot: make(chan struct{}, 1), log: logger}
 }
 
 // serve runs the HTTP server on ln until ctx ends, then shuts it down,
@@ -221,7 +221,7 @@ func query(r *http.Request) (tb.Position, tb.Rules, error) {
 	var rules tb.Rules
 	found := false
 	for _, b := range tb.BuiltinRules() {
-		if b.Name == name {
+		if strings.EqualFold(b.Name, name) {
 			rules, found = b, true
 		}
 	}

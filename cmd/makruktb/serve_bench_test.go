@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -29,10 +30,11 @@ func BenchmarkServeProbe(b *testing.B) {
 		b.Fatal(err)
 	}
 	finish()
-	s, err := newServer(dir, 64<<20, log.New(io.Discard, "", 0))
+	tables, err := probe.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
+	s := newServer(tables, 64<<20, log.New(io.Discard, "", 0))
 	ts := httptest.NewServer(s.handler())
 	defer ts.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/makruktb/makruktb/probe"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,8 +20,9 @@ func newTestServer(t *testing.T) (*httptest.Server, string) {
 	dir := t.TempDir()
 	_, err := run(t, "gen", "--tables", dir, "KRvK")
 	require.NoError(t, err)
-	s, err := newServer(dir, 1<<20, log.New(io.Discard, "", 0))
+	tables, err := probe.Open(dir)
 	require.NoError(t, err)
+	s := newServer(tables, 1<<20, log.New(io.Discard, "", 0))
 	ts := httptest.NewServer(s.handler())
 	t.Cleanup(func() { ts.Close(); s.tables.Close() })
 	return ts, dir

@@ -34,6 +34,19 @@ func tableDir(flag string) string {
 	return "data"
 }
 
+// tablesHint is what an error about a missing table directory adds.
+const tablesHint = "give the table directory with --tables DIR or $MAKRUKTB_PATH (default ./data, which make tables fills)"
+
+// openTables opens the table directory for probing, saying where to
+// point when it is not there.
+func openTables(dir string) (*probe.Tables, error) {
+	t, err := probe.Open(tableDir(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w; %s", err, tablesHint)
+	}
+	return t, err
+}
+
 // parseMaterialArg reads a material name and returns its canonical form.
 func parseMaterialArg(name string) (tb.Material, error) {
 	m, err := tb.ParseMaterial(name)
@@ -94,7 +107,7 @@ func tablesInDir(dir string) ([]tb.Material, error) {
 		out = append(out, m)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no tables in %s", dir)
+		return nil, fmt.Errorf("no tables in %s; %s", dir, tablesHint)
 	}
 	return out, nil
 }
