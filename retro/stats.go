@@ -53,9 +53,9 @@ type Stats struct {
 // (BoardCounts).
 type CountStats struct {
 	Win         uint64 `json:"win"`
-	CursedWin   uint64 `json:"cursed_win"`
+	CursedWin   uint64 `json:"cursed-win"`
 	Draw        uint64 `json:"draw"`
-	BlessedLoss uint64 `json:"blessed_loss"`
+	BlessedLoss uint64 `json:"blessed-loss"`
 	Loss        uint64 `json:"loss"`
 	Unknown     uint64 `json:"unknown"`
 }

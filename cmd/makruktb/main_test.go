@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
 )
@@ -270,8 +271,19 @@ func TestBoardHonour(t *testing.T) {
 	require.Contains(t, out, "→ DRAW by the count (cursed-win)")
 	// No cambodian DTB table: the verdict says what is missing.
 	out, err = run(t, "check", "--rules", "cambodian", "--tables", dir, fen+"- 0 1")
-	require.NoError(t, err)
+	var status *exitStatus
+	require.ErrorAs(t, err, &status)
+	require.Equal(t, exitCannotTell, status.code, "cannot tell has its own exit status")
 	require.Contains(t, out, "cannot tell without the board's-honour table KRvKN.cambodian.mtbb")
+	out, err = run(t, "check", "--json", "--rules", "cambodian", "--tables", dir, fen+"- 0 1")
+	require.ErrorAs(t, err, &status)
+	var verdict checkJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &verdict))
+	require.Equal(t, resultUnknown, verdict.Result)
+	require.False(t, verdict.Exact)
+	out, err = run(t, "probe", "--rules", "cambodian", "--tables", dir, fen+"- 0 1")
+	require.NoError(t, err)
+	require.Contains(t, out, "Cannot tell the result under the cambodian count without the board's-honour table KRvKN.cambodian.mtbb")
 
 	out, err = run(t, "stats", "--json", "--tables", dir, "KRvKN")
 	require.NoError(t, err)
@@ -280,9 +292,12 @@ func TestBoardHonour(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &st))
 	thai := st.Count["thai"]["w"]
+	for _, c := range []probe.Category{probe.CategoryWin, probe.CategoryCursedWin, probe.CategoryDraw, probe.CategoryBlessedLoss, probe.CategoryLoss} {
+		require.Contains(t, thai, string(c), "stats --json spells the categories as probe does")
+	}
 	require.Zero(t, thai["unknown"])
-	require.Positive(t, thai["cursed_win"])
-	require.Equal(t, st.Count["none"]["w"]["win"], thai["win"]+thai["cursed_win"])
+	require.Positive(t, thai["cursed-win"])
+	require.Equal(t, st.Count["none"]["w"]["win"], thai["win"]+thai["cursed-win"])
 	require.Positive(t, st.Count["cambodian"]["w"]["unknown"], "no cambodian DTB table")
 
 	// A damaged DTB table fails verify, naming it.

@@ -12,8 +12,13 @@ func newPerftCommand() *cobra.Command {
 	var depth int
 	var divide bool
 	cmd := &cobra.Command{
-		Use:   "perft --depth D FEN",
+		Use:   "perft [--depth D] [--divide] FEN",
 		Short: "Count the leaf nodes of the legal move tree (move generator check)",
+		Long: `Count the positions at the leaves of the tree of legal moves from a
+position, --depth plies deep (default 4): the standard check of a move
+generator against another program's counts (the tests compare every line
+of Fairy-Stockfish's). --divide prints the count below each legal move, to
+find where two generators differ.`,
 		Example: `  makruktb perft --depth 4 "8/1K5R/8/8/8/8/8/k7 b - - 0 1"
   makruktb perft --depth 3 --divide "2R5/8/5K2/2S5/8/8/8/k7 w - - 0 1"`,
 		Args: cobra.MinimumNArgs(1),

@@ -25,17 +25,20 @@ type moveJSON struct {
 }
 
 type countJSON struct {
-	Rules     string `json:"rules"`
-	Kind      string `json:"kind"`
-	Limit     int    `json:"limit"`
-	Ply       int    `json:"ply"`
-	Remaining int    `json:"remaining"`
+	Rules string `json:"rules"`
+	Kind  string `json:"kind"` // "pieces", "board" or "none"
+	Limit int    `json:"limit"`
+	Ply   int    `json:"ply"`
+	// Remaining is limit − ply, and 0 once the count has passed its limit.
+	Remaining int `json:"remaining"`
 	// Expired: the count has passed its limit, so no mate can come inside
 	// it any more (a checkmate on the board still stands).
 	Expired bool `json:"expired"`
 }
 
-type probeJSON struct {
+// positionJSON is a position judged under a count: the head of probe's
+// document, check's document and the start of line's.
+type positionJSON struct {
 	FEN      string `json:"fen"`
 	Material string `json:"material"`
 	WDL      string `json:"wdl"`
@@ -46,8 +49,12 @@ type probeJSON struct {
 	Exact bool `json:"exact"`
 	// DTB is the board's-honour distance (plies) to mate or to a winning
 	// capture of the last piece, when it was read.
-	DTB   *int       `json:"dtb,omitempty"`
-	Count countJSON  `json:"count"`
+	DTB   *int      `json:"dtb,omitempty"`
+	Count countJSON `json:"count"`
+}
+
+type probeJSON struct {
+	positionJSON
 	Best  string     `json:"best"` // the count-aware best move, "" when there is none
 	Moves []moveJSON `json:"moves"`
 }
@@ -97,8 +104,14 @@ func newProbeCommand() *cobra.Command {
 	var dir, rulesName string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "probe [--json] [--tables DIR] FEN",
+		Use:   "probe [--rules R] [--tables DIR] [--json] FEN",
 		Short: "Show a position's result and the result of every legal move",
+		Long: `Show a position's mate distance and its category under the honour count
+of the rules (win, cursed-win, draw, blessed-loss, loss: cursed and blessed
+where the count turns the mate into a draw), then every legal move, best
+first for the side to move, with the same for the position after it. The
+FEN's count fields give the running count ("-": it starts now). --json
+prints a document in the conventions of the lichess tablebase API.`,
 		Example: `  makruktb probe "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"
   makruktb probe --json "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
 		Args: cobra.MinimumNArgs(1),
@@ -116,7 +129,7 @@ func newProbeCommand() *cobra.Command {
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), newProbeJSON(&pr.pos, judged, &pr.rules))
 			}
-			writeProbeText(cmd.OutOrStdout(), &pr.pos, judged)
+			writeProbeText(cmd.OutOrStdout(), &pr.pos, judged, &pr.rules)
 			return nil
 		},
 	}
@@ -142,19 +155,22 @@ func judgePosition(t *probe.Tables, pos *tb.Position, r *tb.Rules) (judgedProbe,
 	return judgedProbe{position: j, moves: moves}, err
 }
 
-func newProbeJSON(pos *tb.Position, j judgedProbe, r *tb.Rules) probeJSON {
-	v := j.position.Value
-	doc := probeJSON{
+func newPositionJSON(pos *tb.Position, j probe.Judgement, r *tb.Rules) positionJSON {
+	v := j.Value
+	return positionJSON{
 		FEN:      pos.FEN(),
 		Material: tb.MaterialOf(pos).String(),
 		WDL:      v.WDL().String(),
 		DTM:      dtmField(v),
-		Category: string(j.position.Category),
-		Exact:    j.position.Exact,
-		DTB:      dtmField(j.position.DTB),
-		Count:    newCountJSON(j.position.Count, r),
-		Moves:    []moveJSON{},
+		Category: string(j.Category),
+		Exact:    j.Exact,
+		DTB:      dtmField(j.DTB),
+		Count:    newCountJSON(j.Count, r),
 	}
+}
+
+func newProbeJSON(pos *tb.Position, j judgedProbe, r *tb.Rules) probeJSON {
+	doc := probeJSON{positionJSON: newPositionJSON(pos, j.position, r), Moves: []moveJSON{}}
 	if i := probe.BestJudged(j.moves); i >= 0 {
 		doc.Best = j.moves[i].Move.String()
 	}
@@ -169,7 +185,7 @@ func newProbeJSON(pos *tb.Position, j judgedProbe, r *tb.Rules) probeJSON {
 
 func newCountJSON(c tb.Count, r *tb.Rules) countJSON {
 	return countJSON{
-		Rules: r.Name, Kind: string(c.Kind), Limit: c.Limit, Ply: c.Ply, Remaining: c.Remaining(),
+		Rules: r.Name, Kind: string(c.Kind), Limit: c.Limit, Ply: c.Ply, Remaining: max(c.Remaining(), 0),
 		Expired: c.Kind != tb.NoCountKind && r.MatingPlies(c) <= 0,
 	}
 }
@@ -191,8 +207,8 @@ func writeJSON(w io.Writer, doc any) error {
 	return enc.Encode(doc)
 }
 
-// verdict describes a value for the side to move in words.
-func verdict(side tb.Color, v probe.Value) string {
+// valueText describes a value for the side to move in words.
+func valueText(side tb.Color, v probe.Value) string {
 	switch {
 	case v.IsWin():
 		return fmt.Sprintf("%s mates in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
@@ -204,9 +220,13 @@ func verdict(side tb.Color, v probe.Value) string {
 	return "draw"
 }
 
-func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe) {
+func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe, r *tb.Rules) {
 	v := j.position.Value
-	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), verdict(pos.Side, v), j.position.Category)
+	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), valueText(pos.Side, v), j.position.Category)
+	if !j.position.Exact {
+		fmt.Fprintf(w, "Cannot tell the result under the %s count without the board's-honour table %s (makruktb gen makes it): the categories are the plain DTM results\n",
+			r.Name, probe.BoardFileName(tb.MaterialOf(pos), r.Name))
+	}
 	if len(j.moves) == 0 {
 		return
 	}
@@ -224,15 +244,65 @@ func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe) {
 	}
 }
 
+// lineJSON is line --json's document and /api/v1/line's: the start,
+// judged as check --json gives it, then each move of the count-aware
+// optimal line with the position after it. A line of a drawn position,
+// or of a mate on the board, has no moves.
+type lineJSON struct {
+	Start positionJSON `json:"start"`
+	Moves []stepJSON   `json:"moves"`
+}
+
+// stepJSON is one move of a line and the position after it: its FEN
+// with the count running there, its mate distance, and its category
+// and count, from the point of view of the side to move there.
+type stepJSON struct {
+	UCI      string    `json:"uci"`
+	FEN      string    `json:"fen"`
+	DTM      *int      `json:"dtm"`
+	Category string    `json:"category"`
+	Count    countJSON `json:"count"`
+}
+
+// judgeLine judges pos under r and follows its count-aware optimal line.
+func judgeLine(t *probe.Tables, pos *tb.Position, r *tb.Rules) (lineJSON, error) {
+	j, err := t.Judge(pos, r)
+	if err != nil {
+		return lineJSON{}, err
+	}
+	line, err := t.JudgedLine(pos, r)
+	if err != nil {
+		return lineJSON{}, err
+	}
+	doc := lineJSON{Start: newPositionJSON(pos, j, r), Moves: []stepJSON{}}
+	cur := *pos
+	for _, m := range line {
+		doc.Moves = append(doc.Moves, stepJSON{
+			UCI: m.Move.String(), FEN: fenAfter(&cur, m), DTM: dtmField(m.After.Value),
+			Category: string(m.After.Category), Count: newCountJSON(m.After.Count, r),
+		})
+		cur = cur.Play(m.Move)
+	}
+	return doc, nil
+}
+
 func newLineCommand() *cobra.Command {
 	var dir, rulesName string
-	var ascii bool
+	var ascii, asJSON bool
 	var every int
 	cmd := &cobra.Command{
-		Use:     "line [--tables DIR] [--ascii] FEN",
-		Short:   "Print an optimal line to mate, with boards along the way",
-		Example: `  makruktb line "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
-		Args:    cobra.MinimumNArgs(1),
+		Use:   "line [--rules R] [--tables DIR] [--ascii] [--every N] [--json] FEN",
+		Short: "Print an optimal line to mate, with boards along the way",
+		Long: `Print the count-aware optimal line from a position: both sides play their
+best move under the running honour count of the rules (the quickest win
+inside the count, else the quickest cursed win, a draw, or the longest
+resistance) until mate. Each move shows the mate distance and the count
+after it; a board is drawn every --every plies and at the end. A drawn
+position has no line. --json prints the document of /api/v1/line instead.`,
+		Example: `  makruktb line "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"
+  makruktb line --ascii --every 4 "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"
+  makruktb line --json --rules cambodian "n7/8/7R/8/8/8/8/K3k3 w - - 0 1"`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if every < 1 {
 				return fmt.Errorf("--every %d: must be at least 1", every)
@@ -242,6 +312,13 @@ func newLineCommand() *cobra.Command {
 				return err
 			}
 			defer pr.tables.Close()
+			if asJSON {
+				doc, err := judgeLine(pr.tables, &pr.pos, &pr.rules)
+				if err != nil {
+					return err
+				}
+				return writeJSON(cmd.OutOrStdout(), doc)
+			}
 			pos, tables, rules, start := pr.pos, pr.tables, pr.rules, pr.judgement
 			v := start.Value
 			line, err := tables.JudgedLine(&pos, &rules)
@@ -249,7 +326,7 @@ func newLineCommand() *cobra.Command {
 				return err
 			}
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), verdict(pos.Side, v), start.Category, rules.Name)
+			fmt.Fprintf(out, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), valueText(pos.Side, v), start.Category, rules.Name)
 			writeBoard(out, &pos, ascii)
 			cur := pos
 			for i, m := range line {
@@ -271,6 +348,7 @@ func newLineCommand() *cobra.Command {
 	addRulesFlag(cmd, &rulesName)
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw boards with letters instead of Unicode pieces")
 	cmd.Flags().IntVar(&every, "every", 10, "draw the board every N plies")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the line as JSON (the document of /api/v1/line)")
 	return cmd
 }
 

@@ -248,44 +248,14 @@ func (s *server) probe(r *http.Request) (response, error) {
 	return jsonResponse(newProbeJSON(&pos, judged, &rules))
 }
 
-// lineJSON is the count-aware optimal line: the start as probe gives it,
-// then each move with the position after it.
-type lineJSON struct {
-	Start probeJSON  `json:"start"`
-	Moves []stepJSON `json:"moves"`
-}
-
-type stepJSON struct {
-	UCI      string    `json:"uci"`
-	FEN      string    `json:"fen"` // the position after the move, with its count
-	DTM      *int      `json:"dtm"` // of the position after the move
-	Category string    `json:"category"`
-	Count    countJSON `json:"count"`
-}
-
 func (s *server) line(r *http.Request) (response, error) {
 	pos, rules, err := query(r)
 	if err != nil {
 		return response{}, err
 	}
-	j, err := s.tables.Judge(&pos, &rules)
+	doc, err := judgeLine(s.tables, &pos, &rules)
 	if err != nil {
 		return response{}, err
-	}
-	line, err := s.tables.JudgedLine(&pos, &rules)
-	if err != nil {
-		return response{}, err
-	}
-	start := newProbeJSON(&pos, judgedProbe{position: j}, &rules)
-	start.Moves = nil
-	doc := lineJSON{Start: start, Moves: []stepJSON{}}
-	cur := pos
-	for _, m := range line {
-		doc.Moves = append(doc.Moves, stepJSON{
-			UCI: m.Move.String(), FEN: fenAfter(&cur, m), DTM: dtmField(m.After.Value),
-			Category: string(m.After.Category), Count: newCountJSON(m.After.Count, &rules),
-		})
-		cur = cur.Play(m.Move)
 	}
 	return jsonResponse(doc)
 }

@@ -17,11 +17,15 @@ func newStatsCommand() *cobra.Command {
 	var dir, svgPath string
 	var asJSON, updateList bool
 	cmd := &cobra.Command{
-		Use:   "stats [--json] [--tables DIR] MATERIAL",
+		Use:   "stats [--json] [--svg FILE] [--tables DIR] (MATERIAL | --update-list [MATERIAL...])",
 		Short: "Count a table's wins, draws and losses over the full board",
 		Long: `Count the positions of a table over the full board — every legal placement
 once, as if no symmetry were used — per side to move, with the histogram of
-mate distances and the longest wins. White is the first-named side.`,
+mate distances, the positions by category under a fresh count of every
+rule profile and the longest wins. White is the first-named side.
+--update-list writes the share of wins a fresh thai count draws into the
+catalogue.md of the table directory, for the materials named (default:
+every DTM table there).`,
 		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN\n  makruktb stats --svg krvkn.svg KRvKN\n  makruktb stats --update-list",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if updateList {
@@ -56,7 +60,7 @@ mate distances and the longest wins. White is the first-named side.`,
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&svgPath, "svg", "", "also write the mate-distance histogram as an SVG plot to this file")
-	cmd.Flags().BoolVar(&updateList, "update-list", false, "fill the thai count-draw column of tables.md for the given tables (default: all)")
+	cmd.Flags().BoolVar(&updateList, "update-list", false, "fill the thai count-draw column of the directory's catalogue.md for the given tables (default: all)")
 	return cmd
 }
 

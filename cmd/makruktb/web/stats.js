@@ -19,9 +19,9 @@ async function show(material) {
   for (const [rules, sides] of Object.entries(st.count)) {
     for (const side of ["w", "b"]) {
       const c = sides[side];
-      const wins = c.win + c.cursed_win;
-      const share = wins ? (100 * c.cursed_win / wins).toFixed(1) + "%" : "–";
-      rows.push(`<tr><td>${rules}</td><td>${side === "w" ? "White" : "Black"}</td><td>${c.win}</td><td>${c.cursed_win}</td><td>${c.draw}</td><td>${c.blessed_loss}</td><td>${c.loss}</td><td>${share}</td></tr>`);
+      const wins = c.win + c["cursed-win"];
+      const share = wins ? (100 * c["cursed-win"] / wins).toFixed(1) + "%" : "–";
+      rows.push(`<tr><td>${rules}</td><td>${side === "w" ? "White" : "Black"}</td><td>${c.win}</td><td>${c["cursed-win"]}</td><td>${c.draw}</td><td>${c["blessed-loss"]}</td><td>${c.loss}</td><td>${share}</td></tr>`);
     }
   }
   $("count-table").innerHTML = rows.join("");
