@@ -13,9 +13,11 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"unicode/utf8"
 	"sync"
 	"time"
 
+	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
@@ -120,12 +122,68 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/stats/{material}", s.api(s.stats))
 	mux.HandleFunc("GET /api/v1/stats/{material}/plot.svg", s.api(s.plot))
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
-		writeAPIError(w, &apiError{http.StatusNotFound, fmt.Sprintf("no API endpoint %s", r.URL.Path)})
+		writeAPIError(w, &apiError{http.StatusNotFound, fmt.Sprintf("no API endpoint %s", clip(r.URL.Path))})
 	})
 	web, _ := fs.Sub(webFiles, "web")
 	mux.Handle("GET /", http.FileServerFS(web))
-	return mux
+	return jsonErrors(mux)
 }
+
+// jsonErrors makes every error the server sends the JSON error document,
+// also those written by the standard library's handlers: the mux's 405
+// for a wrong method, the file server's 404.
+func jsonErrors(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&errorRewriter{ResponseWriter: w, request: r}, r)
+	})
+}
+
+// errorRewriter replaces an error response that is not JSON by the error
+// document with the same status.
+type errorRewriter struct {
+	http.ResponseWriter
+	request  *http.Request
+	replaced bool
+}
+
+func (w *errorRewriter) WriteHeader(status int) {
+	if status < 400 || w.Header().Get("Content-Type") == "application/json" {
+		w.ResponseWriter.WriteHeader(status)
+		return
+	}
+	w.replaced = true
+	w.Header().Del("Content-Length")
+	msg := fmt.Sprintf("%s %s: %s", w.request.Method, clip(w.request.URL.Path), strings.ToLower(http.StatusText(status)))
+	if allow := w.Header().Get("Allow"); allow != "" {
+		msg += " (allowed: " + allow + ")"
+	}
+	writeAPIError(w.ResponseWriter, &apiError{status, msg})
+}
+
+func (w *errorRewriter) Write(b []byte) (int, error) {
+	if w.replaced {
+		return len(b), nil // the body of the replaced error
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// clip shortens what a client sent for quoting in an error: no answer
+// echoes more than a short prefix of its input.
+func clip(s string) string {
+	const keep = 64
+	if len(s) <= keep {
+		return s
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// maxFENBytes bounds a FEN parameter: the longest FEN of a legal position
+// with its count fields is under 100 bytes.
+const maxFENBytes = 128
 
 // apiError is an error with its HTTP status.
 type apiError struct {
@@ -168,8 +226,13 @@ type errorJSON struct {
 
 func writeAPIError(w http.ResponseWriter, err error) {
 	status := statusOf(err)
+	msg := err.Error()
+	var missing *probe.MissingError
+	if errors.As(err, &missing) {
+		msg = fmt.Sprintf("table %s not found on this server", missing.Material) // not where the server keeps its tables
+	}
 	var body bytes.Buffer
-	_ = writeJSON(&body, errorJSON{Error: err.Error(), Status: status})
+	_ = writeJSON(&body, errorJSON{Error: msg, Status: status})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(body.Bytes())
@@ -226,11 +289,14 @@ func query(r *http.Request) (tb.Position, tb.Rules, error) {
 		}
 	}
 	if !found {
-		return tb.Position{}, rules, badRequest("unknown rules %q: thai, cambodian, asean or none", name)
+		return tb.Position{}, rules, badRequest("unknown rules %q: thai, cambodian, asean or none", clip(name))
 	}
 	fen := q.Get("fen")
-	if fen == "" {
+	switch {
+	case fen == "":
 		return tb.Position{}, rules, badRequest("give a position: ?fen=...")
+	case len(fen) > maxFENBytes:
+		return tb.Position{}, rules, badRequest("fen of %d bytes: a FEN has at most %d", len(fen), maxFENBytes)
 	}
 	pos, err := tb.ParseFEN(fen)
 	return pos, rules, err
@@ -263,7 +329,11 @@ func (s *server) line(r *http.Request) (response, error) {
 // tableStats computes the statistics of the material in the request, one
 // computation at a time.
 func (s *server) tableStats(r *http.Request) (*retro.Stats, error) {
-	m, err := parseMaterialArg(r.PathValue("material"))
+	name := r.PathValue("material")
+	if len(name) > 2*index.MaxPieces {
+		return nil, badRequest("material %q: more pieces than any table holds", clip(name))
+	}
+	m, err := parseMaterialArg(name)
 	if err != nil {
 		return nil, badRequest("%v", err)
 	}

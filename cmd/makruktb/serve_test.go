@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/makruktb/makruktb/probe"
@@ -75,7 +76,7 @@ func TestServeProbe(t *testing.T) {
 }
 
 func TestServeLine(t *testing.T) {
-	ts, _ := newTestServer(t)
+	ts, dir := newTestServer(t)
 	status, _, body := get(t, ts, fenQuery("/api/v1/line", longestKRvK))
 	require.Equal(t, http.StatusOK, status, string(body))
 	var doc lineJSON
@@ -86,6 +87,20 @@ func TestServeLine(t *testing.T) {
 	require.Equal(t, 0, *last.DTM)
 	require.Equal(t, 5+31, last.Count.Ply)
 	require.True(t, last.Count.Expired)
+	require.Zero(t, last.Count.Remaining, "an expired count has nothing left, not a negative remainder")
+	// The start is the position alone: no empty best move, no null moves.
+	var raw struct{ Start map[string]any }
+	require.NoError(t, json.Unmarshal(body, &raw))
+	require.NotContains(t, raw.Start, "best")
+	require.NotContains(t, raw.Start, "moves")
+	// line --json prints the same document.
+	out, err := run(t, "line", "--json", "--tables", dir, longestKRvK)
+	require.NoError(t, err)
+	require.JSONEq(t, string(body), out)
+	// A drawn position's line has no moves: an empty list, not null.
+	_, _, body = get(t, ts, fenQuery("/api/v1/line", "8/8/8/8/8/8/6k1/K6R b - - 0 1"))
+	require.NoError(t, json.Unmarshal(body, &raw))
+	require.Contains(t, string(body), `"moves": []`)
 }
 
 func TestServeStats(t *testing.T) {
@@ -110,7 +125,7 @@ func TestServeStats(t *testing.T) {
 }
 
 func TestServeErrors(t *testing.T) {
-	ts, _ := newTestServer(t)
+	ts, dir := newTestServer(t)
 	for _, c := range []struct {
 		path   string
 		status int
@@ -120,21 +135,42 @@ func TestServeErrors(t *testing.T) {
 		{"/api/v1/probe", 400, "give a position"},
 		{fenQuery("/api/v1/probe", longestKRvK) + "&rules=fide", 400, "unknown rules"},
 		{fenQuery("/api/v1/probe", longestKRvK) + "&rules=/etc/passwd.json", 400, "unknown rules"},
-		{fenQuery("/api/v1/line", "k7/8/8/8/8/8/8/KNN5 w"), 404, "table KNNvK not found"},
+		{fenQuery("/api/v1/line", "k7/8/8/8/8/8/8/KNN5 w"), 404, "table KNNvK not found on this server"},
 		{fenQuery("/api/v1/probe", "k7/8/8/8/4P3/8/8/KR6 w"), 422, "pawns"},
 		{fenQuery("/api/v1/probe", "k7/8/8/8/8/8/1RRRR3/K1RR4 w"), 422, "more pieces"},
 		{"/api/v1/stats/KNNvK", 404, "table KNNvK not found"},
 		{"/api/v1/stats/KRvKP", 400, "pawns"},
 		{"/api/v1/stats/nonsense", 400, "material"},
 		{"/api/v1/nothing", 404, "no API endpoint"},
+		{"/missing.html", 404, "GET /missing.html: not found"},
+		{fenQuery("/api/v1/probe", strings.Repeat("8/", 50000)+" w"), 400, "fen of 100002 bytes: a FEN has at most 128"},
+		{fenQuery("/api/v1/probe", longestKRvK) + "&rules=" + strings.Repeat("x", 100000), 400, "unknown rules"},
+		{"/api/v1/stats/" + strings.Repeat("R", 100000), 400, "more pieces than any table holds"},
+		{"/api/v1/" + strings.Repeat("x", 100000), 404, "no API endpoint"},
 	} {
 		status, ctype, body := get(t, ts, c.path)
-		require.Equal(t, c.status, status, "%s: %s", c.path, body)
-		require.Equal(t, "application/json", ctype, c.path)
-		require.Contains(t, string(body), c.text, c.path)
+		require.Equal(t, c.status, status, "%.100s: %.300s", c.path, body)
+		require.Equal(t, "application/json", ctype, "%.100s", c.path)
+		require.Contains(t, string(body), c.text, "%.100s", c.path)
+		require.Less(t, len(body), 400, "%.100s: the error echoes only a short prefix of the input", c.path)
+		require.NotContains(t, string(body), dir, "%.100s: the error names no server path", c.path)
 		var e errorJSON
-		require.NoError(t, json.Unmarshal(body, &e), c.path)
+		require.NoError(t, json.Unmarshal(body, &e), "%.100s", c.path)
 		require.Equal(t, c.status, e.Status)
+	}
+	// A wrong method is the JSON error document too, naming what is allowed.
+	for _, path := range []string{"/api/v1/probe", "/api/v1/stats/KRvK", "/"} {
+		resp, err := http.Post(ts.URL+path, "text/plain", strings.NewReader("x"))
+		require.NoError(t, err)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode, path)
+		require.Equal(t, "application/json", resp.Header.Get("Content-Type"), path)
+		var e errorJSON
+		require.NoError(t, json.Unmarshal(body, &e), "%s: %s", path, body)
+		require.Equal(t, http.StatusMethodNotAllowed, e.Status)
+		require.Contains(t, e.Error, "POST "+path+": method not allowed (allowed: GET, HEAD)")
 	}
 }
 
@@ -148,8 +184,6 @@ func TestServePages(t *testing.T) {
 		require.Equal(t, http.StatusOK, status, path)
 		require.Contains(t, string(body), want, path)
 	}
-	status, _, _ := get(t, ts, "/missing.html")
-	require.Equal(t, http.StatusNotFound, status)
 }
 
 func TestResponseCacheIsBounded(t *testing.T) {
