@@ -1,95 +1,95 @@
 package probe
 
 import (
-	"container/list"
 	"sync"
+	"sync/atomic"
 )
 
-// blockKey names one block of one open file.
-type blockKey struct {
-	file  *File
-	block int
-}
-
-// blockCache is a cache of decompressed blocks (their raw bytes), bounded
-// in bytes held, safe for concurrent use: up to maxCacheShards
-// least-recently-used shards, chosen by block number, each with its own
-// lock and an equal share of the bound, so that probing threads rarely
-// wait for each other. A shard may exceed its share by the block just put,
-// so a small cache gets fewer shards: each holds at least four blocks.
+// blockCache keeps decompressed blocks (their raw bytes) for reuse, within
+// a bound on the bytes held. A hit takes no lock: each open table has a
+// slot per block, an atomic pointer to the cached block, so a look-up is
+// one atomic load and threads probing at once never wait for each other.
+// A miss decompresses its block without a lock, then takes the cache's
+// lock to insert it, evicting by CLOCK (second chance): a hit marks its
+// block referenced, and the eviction hand passes over referenced blocks
+// once, clearing the mark, until it finds one not used since its last
+// pass.
 type blockCache struct {
-	shards []lruShard
-}
-
-const maxCacheShards = 16
-
-func newBlockCache(limit int64) *blockCache {
-	n := int(min(max(limit/(4*DefaultBlockSize), 1), maxCacheShards))
-	c := &blockCache{shards: make([]lruShard, n)}
-	for i := range c.shards {
-		c.shards[i] = lruShard{limit: limit / int64(n), order: list.New(), items: map[blockKey]*list.Element{}}
-	}
-	return c
-}
-
-func (c *blockCache) shard(k blockKey) *lruShard { return &c.shards[uint(k.block)%uint(len(c.shards))] }
-
-func (c *blockCache) get(k blockKey) ([]byte, bool) { return c.shard(k).get(k) }
-
-func (c *blockCache) put(k blockKey, raw []byte) { c.shard(k).put(k, raw) }
-
-// bytes returns the memory held by cached blocks.
-func (c *blockCache) bytes() int64 {
-	var n int64
-	for i := range c.shards {
-		n += c.shards[i].bytes()
-	}
-	return n
-}
-
-// lruShard is one least-recently-used part of a blockCache.
-type lruShard struct {
 	mu    sync.Mutex
 	limit int64
 	used  int64
-	order *list.List // front: most recent; values are *cacheEntry
-	items map[blockKey]*list.Element
+	ring  []*cachedBlock // the cached blocks, in no particular order
+	hand  int            // the next candidate for eviction in ring
 }
 
-type cacheEntry struct {
-	key blockKey
-	raw []byte
+// blockSlot is where a table keeps one of its blocks while it is cached.
+type blockSlot = atomic.Pointer[cachedBlock]
+
+type cachedBlock struct {
+	raw        []byte
+	slot       *blockSlot
+	referenced atomic.Bool
 }
 
-func (c *lruShard) get(k blockKey) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.items[k]
-	if !ok {
+func newBlockCache(limit int64) *blockCache { return &blockCache{limit: limit} }
+
+// get returns the cached bytes of the block of slot.
+func (c *blockCache) get(slot *blockSlot) ([]byte, bool) {
+	b := slot.Load()
+	if b == nil {
 		return nil, false
 	}
-	c.order.MoveToFront(e)
-	return e.Value.(*cacheEntry).raw, true
+	if !b.referenced.Load() { // a store only when it changes: no cache-line ping-pong
+		b.referenced.Store(true)
+	}
+	return b.raw, true
 }
 
-func (c *lruShard) put(k blockKey, raw []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.items[k]; ok {
+// put caches the bytes of the block of slot, unless they alone exceed the
+// bound or another thread cached the block first.
+func (c *blockCache) put(slot *blockSlot, raw []byte) {
+	size := int64(len(raw))
+	if size > c.limit {
 		return
 	}
-	c.items[k] = c.order.PushFront(&cacheEntry{key: k, raw: raw})
-	c.used += int64(len(raw))
-	for c.used > c.limit && c.order.Len() > 1 {
-		old := c.order.Back()
-		entry := old.Value.(*cacheEntry)
-		c.order.Remove(old)
-		delete(c.items, entry.key)
-		c.used -= int64(len(entry.raw))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if slot.Load() != nil {
+		return
+	}
+	for c.used+size > c.limit { // used > 0, so the ring is not empty
+		c.evict()
+	}
+	b := &cachedBlock{raw: raw, slot: slot}
+	c.ring = append(c.ring, b)
+	c.used += size
+	slot.Store(b)
+}
+
+// evict removes one block: the first at or after the hand that is not
+// referenced, clearing the marks it passes.
+func (c *blockCache) evict() {
+	for {
+		if c.hand >= len(c.ring) {
+			c.hand = 0
+		}
+		b := c.ring[c.hand]
+		if b.referenced.Load() {
+			b.referenced.Store(false)
+			c.hand++
+			continue
+		}
+		b.slot.Store(nil) // a reader holding b.raw keeps it alive
+		c.used -= int64(len(b.raw))
+		last := len(c.ring) - 1
+		c.ring[c.hand], c.ring[last] = c.ring[last], nil
+		c.ring = c.ring[:last]
+		return
 	}
 }
 
-func (c *lruShard) bytes() int64 {
+// bytes returns the memory held by cached blocks.
+func (c *blockCache) bytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.used

@@ -73,11 +73,26 @@ func JudgeBoard(v, dtb Value, c tb.Count, r *tb.Rules) Judgement {
 // r read the FEN's count fields), reading the DTB table where the count is
 // board's honour and the directory has one.
 func (t *Tables) Judge(p *tb.Position, r *tb.Rules) (Judgement, error) {
-	v, err := t.Value(p)
+	s, dtm, err := t.locate(p)
 	if err != nil {
 		return Judgement{}, err
 	}
-	return t.judge(p, v, r.CountOf(p), r)
+	v := Draw
+	if dtm != nil {
+		if v, err = t.lookup(dtm, s.side, s.index); err != nil {
+			return Judgement{}, err
+		}
+	}
+	c := r.CountOf(p)
+	j := Judge(v, c, r)
+	if j.Exact || dtm == nil {
+		return j, nil
+	}
+	dtb, ok, err := t.boardValue(s, r.Name)
+	if err != nil || !ok {
+		return j, err
+	}
+	return JudgeBoard(v, dtb, c, r), nil
 }
 
 // judge judges the legal position p of value v under count c.

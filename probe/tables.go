@@ -47,14 +47,15 @@ func WithCacheBytes(n int64) Option {
 // DefaultCacheBytes is the default block cache size.
 const DefaultCacheBytes = 64 << 20
 
-// Tables is a directory of tables, opened lazily. Safe for concurrent use.
+// Tables is a directory of tables, opened lazily. Safe for concurrent use:
+// the map of files is fixed by Open and only read afterwards, each file is
+// opened once (sync.Once) and cached blocks are found without a lock, so
+// probing threads do not wait for each other.
 type Tables struct {
 	dir      string
 	cache    *blockCache
 	maxPiece int
-
-	mu    sync.Mutex
-	files map[tableKey]*lazyFile
+	files    map[tableKey]*lazyFile // written by Open only
 }
 
 // tableKey names a table of the directory: a DTM table (rules "") or the
@@ -65,10 +66,11 @@ type tableKey struct {
 }
 
 type lazyFile struct {
-	once sync.Once
-	path string
-	file *File
-	err  error
+	once  sync.Once
+	path  string
+	file  *File
+	err   error
+	slots []blockSlot // per block of file: the block while it is cached
 }
 
 // Open discovers the DTM tables in dir (when dir is "", $MAKRUKTB_PATH, or
@@ -136,10 +138,8 @@ func (t *Tables) MaxPieces() int { return max(t.maxPiece, 2) }
 // CacheBytes returns the memory held by cached blocks.
 func (t *Tables) CacheBytes() int64 { return t.cache.bytes() }
 
-// Close closes every open file.
+// Close closes every open file. No probe may run during or after it.
 func (t *Tables) Close() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	var first error
 	for _, lf := range t.files {
 		if lf.file != nil {
@@ -153,11 +153,9 @@ func (t *Tables) Close() error {
 
 // open returns an open table; a *MissingError if it is not in the
 // directory.
-func (t *Tables) open(key tableKey) (*File, error) {
+func (t *Tables) open(key tableKey) (*lazyFile, error) {
 	m := key.material
-	t.mu.Lock()
 	lf, ok := t.files[key]
-	t.mu.Unlock()
 	if !ok {
 		return nil, &MissingError{Material: m.String(), Dir: t.dir}
 	}
@@ -176,52 +174,90 @@ func (t *Tables) open(key tableKey) (*File, error) {
 		}
 		if h.Material != m || h.Metric != want || h.Rules != key.rules {
 			lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s table of %s (rules %q), not what its name says", h.Metric, h.Material, h.Rules)}
+			return
 		}
+		lf.slots = make([]blockSlot, h.Blocks)
 	})
-	return lf.file, lf.err
+	return lf, lf.err
 }
 
-// value returns the value of the legal position p in the table of key's
-// metric and rules (the material is p's, canonical).
-func (t *Tables) value(p *tb.Position, rules string) (Value, error) {
-	q, _ := index.Canonical(p)
-	f, err := t.open(tableKey{tb.MaterialOf(&q), rules})
+// site is where the values of a legal position are stored: its canonical
+// material, side to move and index. The DTM table and every DTB table of
+// a material share the index, so one site serves them all.
+type site struct {
+	material tb.Material
+	side     tb.Color
+	index    uint64
+}
+
+// locate checks that p can be probed and finds its site and its DTM
+// table; the table is nil for KvK, a draw without one.
+func (t *Tables) locate(p *tb.Position) (site, *lazyFile, error) {
+	m := tb.MaterialOf(p)
+	switch {
+	case m.HasPawns():
+		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrPawns}
+	case m.Pieces() > index.MaxPieces:
+		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrTooManyPieces}
+	}
+	if err := p.Validate(); err != nil {
+		return site{}, nil, &PositionError{FEN: p.FEN(), Err: fmt.Errorf("%w: %v", ErrIllegal, err)}
+	}
+	if m.Pieces() == 2 {
+		return site{}, nil, nil
+	}
+	q, flipped := index.Canonical(p)
+	if flipped {
+		m = m.Flipped()
+	}
+	lf, err := t.open(tableKey{material: m})
 	if err != nil {
-		return 0, err
+		return site{}, nil, err
 	}
-	i, ok := f.Space.Index(&q)
+	i, ok := lf.file.Space.Index(&q)
 	if !ok {
-		return 0, &PositionError{FEN: p.FEN(), Err: ErrIllegal}
+		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrIllegal}
 	}
-	return t.lookup(f, q.Side, i)
+	return site{m, q.Side, i}, lf, nil
+}
+
+// boardValue returns the value at s in the DTB table of rules, and false
+// when the directory has no such table.
+func (t *Tables) boardValue(s site, rules string) (Value, bool, error) {
+	if _, ok := t.files[tableKey{s.material, rules}]; !ok {
+		return 0, false, nil
+	}
+	lf, err := t.open(tableKey{s.material, rules})
+	if err != nil {
+		return 0, false, err
+	}
+	v, err := t.lookup(lf, s.side, s.index)
+	return v, err == nil, err
 }
 
 // BoardValue returns the DTB value (rules profile) of a legal pawnless
 // position with pieces on both sides, from the side to move's point of
 // view, and false when the directory has no DTB table for it.
 func (t *Tables) BoardValue(p *tb.Position, rules string) (Value, bool, error) {
-	q, _ := index.Canonical(p)
-	t.mu.Lock()
-	_, ok := t.files[tableKey{tb.MaterialOf(&q), rules}]
-	t.mu.Unlock()
-	if !ok {
-		return 0, false, nil
+	s, dtm, err := t.locate(p)
+	if err != nil || dtm == nil {
+		return 0, false, err
 	}
-	v, err := t.value(p, rules)
-	return v, err == nil, err
+	return t.boardValue(s, rules)
 }
 
-// lookup returns the stored value of index i for side in f.
-func (t *Tables) lookup(f *File, side tb.Color, i uint64) (Value, error) {
+// lookup returns the stored value of index i for side in lf's table.
+func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (Value, error) {
+	f := lf.file
 	b, off := f.BlockOf(side, i)
-	key := blockKey{f, b}
-	raw, ok := t.cache.get(key)
+	slot := &lf.slots[b]
+	raw, ok := t.cache.get(slot)
 	if !ok {
 		var err error
 		if raw, err = f.rawBlock(b); err != nil {
 			return 0, err
 		}
-		t.cache.put(key, raw)
+		t.cache.put(slot, raw)
 	}
 	return f.valueAt(raw, off), nil
 }
@@ -230,17 +266,12 @@ func (t *Tables) lookup(f *File, side tb.Color, i uint64) (Value, error) {
 // to move's point of view. The colours are swapped internally when the
 // position's material is stored the other way round.
 func (t *Tables) Value(p *tb.Position) (Value, error) {
-	m := tb.MaterialOf(p)
+	s, dtm, err := t.locate(p)
 	switch {
-	case m.HasPawns():
-		return 0, &PositionError{FEN: p.FEN(), Err: ErrPawns}
-	case m.Pieces() > index.MaxPieces:
-		return 0, &PositionError{FEN: p.FEN(), Err: ErrTooManyPieces}
-	case m.Pieces() == 2:
+	case err != nil:
+		return 0, err
+	case dtm == nil:
 		return Draw, nil
 	}
-	if err := p.Validate(); err != nil {
-		return 0, &PositionError{FEN: p.FEN(), Err: fmt.Errorf("%w: %v", ErrIllegal, err)}
-	}
-	return t.value(p, "")
+	return t.lookup(dtm, s.side, s.index)
 }

@@ -181,8 +181,8 @@ func TestCorruptTableInDirectory(t *testing.T) {
 	require.Positive(t, failures)
 }
 
-// TestConcurrentProbes probes random positions from many goroutines (run
-// with -race).
+// TestConcurrentProbes probes random positions from many goroutines (make
+// test runs it under the race detector).
 func TestConcurrentProbes(t *testing.T) {
 	table, dir := buildTables(t, "KRvKN")
 	tables, err := probe.Open(dir, probe.WithCacheBytes(256<<10)) // small: forces evictions
@@ -210,7 +210,8 @@ func TestConcurrentProbes(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	require.LessOrEqual(t, tables.CacheBytes(), int64(256<<10)+2*probe.DefaultBlockSize)
+	require.LessOrEqual(t, tables.CacheBytes(), int64(256<<10), "the cache never holds more than its bound")
+	require.Positive(t, tables.CacheBytes())
 }
 
 // TestJudgedLineUnderCount follows the count-aware line of a KRRvK mate in
