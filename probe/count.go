@@ -73,19 +73,13 @@ func JudgeBoard(v, dtb Value, c tb.Count, r *tb.Rules) Judgement {
 // r read the FEN's count fields), reading the DTB table where the count is
 // board's honour and the directory has one.
 func (t *Tables) Judge(p *tb.Position, r *tb.Rules) (Judgement, error) {
-	s, dtm, err := t.locate(p)
+	v, s, err := t.dtmValue(p)
 	if err != nil {
 		return Judgement{}, err
 	}
-	v := Draw
-	if dtm != nil {
-		if v, err = t.lookup(dtm, s.side, s.index); err != nil {
-			return Judgement{}, err
-		}
-	}
-	c := r.CountOf(p)
+	c := r.CountOfMaterial(p, s.given)
 	j := Judge(v, c, r)
-	if j.Exact || dtm == nil {
+	if j.Exact {
 		return j, nil
 	}
 	dtb, ok, err := t.boardValue(s, r.Name)

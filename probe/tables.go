@@ -151,84 +151,90 @@ func (t *Tables) Close() error {
 	return first
 }
 
-// open returns an open table; a *MissingError if it is not in the
-// directory.
-func (t *Tables) open(key tableKey) (*lazyFile, error) {
-	m := key.material
+// table returns the table of key, opened on first use, or nil when the
+// directory has none.
+func (t *Tables) table(key tableKey) (*lazyFile, error) {
 	lf, ok := t.files[key]
 	if !ok {
-		return nil, &MissingError{Material: m.String(), Dir: t.dir}
+		return nil, nil
 	}
-	lf.once.Do(func() {
-		lf.file, lf.err = OpenFile(lf.path)
-		if errors.Is(lf.err, fs.ErrNotExist) {
-			lf.err = &MissingError{Material: m.String(), Dir: t.dir}
-		}
-		if lf.err != nil {
-			return
-		}
-		h := &lf.file.Header
-		want := DTM
-		if key.rules != "" {
-			want = DTB
-		}
-		if h.Material != m || h.Metric != want || h.Rules != key.rules {
-			lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s table of %s (rules %q), not what its name says", h.Metric, h.Material, h.Rules)}
-			return
-		}
-		lf.slots = make([]blockSlot, h.Blocks)
-	})
+	lf.once.Do(func() { lf.open(key, t.dir) })
 	return lf, lf.err
+}
+
+// open opens the file and checks that it holds the table its name says.
+func (lf *lazyFile) open(key tableKey, dir string) {
+	m := key.material
+	lf.file, lf.err = OpenFile(lf.path)
+	if errors.Is(lf.err, fs.ErrNotExist) {
+		lf.err = &MissingError{Material: m.String(), Dir: dir}
+	}
+	if lf.err != nil {
+		return
+	}
+	h := &lf.file.Header
+	want := DTM
+	if key.rules != "" {
+		want = DTB
+	}
+	if h.Material != m || h.Metric != want || h.Rules != key.rules {
+		lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s table of %s (rules %q), not what its name says", h.Metric, h.Material, h.Rules)}
+		return
+	}
+	lf.slots = make([]blockSlot, h.Blocks)
 }
 
 // site is where the values of a legal position are stored: its canonical
 // material, side to move and index. The DTM table and every DTB table of
-// a material share the index, so one site serves them all.
+// a material share the index, so one site serves them all. given is the
+// material as the position has it (the colours not swapped).
 type site struct {
 	material tb.Material
 	side     tb.Color
 	index    uint64
+	given    tb.Material
 }
 
-// locate checks that p can be probed and finds its site and its DTM
-// table; the table is nil for KvK, a draw without one.
-func (t *Tables) locate(p *tb.Position) (site, *lazyFile, error) {
+// locate checks that p can be probed and finds its site through the
+// table of the given rules ("" for DTM). The table is nil, and the site
+// empty, for KvK (a draw without tables) and when the directory lacks the
+// table.
+func (t *Tables) locate(p *tb.Position, rules string) (site, *lazyFile, error) {
 	m := tb.MaterialOf(p)
+	pieces := m.Pieces()
 	switch {
 	case m.HasPawns():
 		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrPawns}
-	case m.Pieces() > index.MaxPieces:
+	case pieces > index.MaxPieces:
 		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrTooManyPieces}
 	}
 	if err := p.Validate(); err != nil {
 		return site{}, nil, &PositionError{FEN: p.FEN(), Err: fmt.Errorf("%w: %v", ErrIllegal, err)}
 	}
-	if m.Pieces() == 2 {
-		return site{}, nil, nil
+	if pieces == 2 {
+		return site{given: m}, nil, nil
 	}
 	q, flipped := index.Canonical(p)
+	canon := m
 	if flipped {
-		m = m.Flipped()
+		canon = m.Flipped()
 	}
-	lf, err := t.open(tableKey{material: m})
-	if err != nil {
-		return site{}, nil, err
+	lf, err := t.table(tableKey{canon, rules})
+	if lf == nil || err != nil {
+		return site{given: m}, nil, err
 	}
 	i, ok := lf.file.Space.Index(&q)
 	if !ok {
 		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrIllegal}
 	}
-	return site{m, q.Side, i}, lf, nil
+	return site{canon, q.Side, i, m}, lf, nil
 }
 
 // boardValue returns the value at s in the DTB table of rules, and false
 // when the directory has no such table.
 func (t *Tables) boardValue(s site, rules string) (Value, bool, error) {
-	if _, ok := t.files[tableKey{s.material, rules}]; !ok {
-		return 0, false, nil
-	}
-	lf, err := t.open(tableKey{s.material, rules})
-	if err != nil {
+	lf, err := t.table(tableKey{s.material, rules})
+	if lf == nil || err != nil {
 		return 0, false, err
 	}
 	v, err := t.lookup(lf, s.side, s.index)
@@ -239,11 +245,28 @@ func (t *Tables) boardValue(s site, rules string) (Value, bool, error) {
 // position with pieces on both sides, from the side to move's point of
 // view, and false when the directory has no DTB table for it.
 func (t *Tables) BoardValue(p *tb.Position, rules string) (Value, bool, error) {
-	s, dtm, err := t.locate(p)
-	if err != nil || dtm == nil {
+	s, lf, err := t.locate(p, rules)
+	if err != nil || lf == nil {
 		return 0, false, err
 	}
-	return t.boardValue(s, rules)
+	v, err := t.lookup(lf, s.side, s.index)
+	return v, err == nil, err
+}
+
+// dtmValue returns the DTM value of p (Draw for KvK) and its site.
+func (t *Tables) dtmValue(p *tb.Position) (Value, site, error) {
+	s, lf, err := t.locate(p, "")
+	switch {
+	case err != nil:
+		return 0, s, err
+	case lf != nil:
+		v, err := t.lookup(lf, s.side, s.index)
+		return v, s, err
+	case p.Occupied().Count() == 2:
+		return Draw, s, nil
+	}
+	canon, _ := s.given.Canonical()
+	return 0, s, &MissingError{Material: canon.String(), Dir: t.dir}
 }
 
 // lookup returns the stored value of index i for side in lf's table.
@@ -266,12 +289,6 @@ func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (Value, error) {
 // to move's point of view. The colours are swapped internally when the
 // position's material is stored the other way round.
 func (t *Tables) Value(p *tb.Position) (Value, error) {
-	s, dtm, err := t.locate(p)
-	switch {
-	case err != nil:
-		return 0, err
-	case dtm == nil:
-		return Draw, nil
-	}
-	return t.lookup(dtm, s.side, s.index)
+	v, _, err := t.dtmValue(p)
+	return v, err
 }

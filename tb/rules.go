@@ -210,8 +210,12 @@ func (r *Rules) FreshCountFor(m Material, side Color) Count {
 
 // CountOf returns the count of p: the FEN's count fields when a count is
 // running, else a fresh count. The kind always follows the material.
-func (r *Rules) CountOf(p *Position) Count {
-	c := r.FreshCount(p)
+func (r *Rules) CountOf(p *Position) Count { return r.CountOfMaterial(p, MaterialOf(p)) }
+
+// CountOfMaterial is CountOf for a position whose material m the caller
+// has at hand (a prober saves computing it twice).
+func (r *Rules) CountOfMaterial(p *Position, m Material) Count {
+	c := r.FreshCountFor(m, p.Side)
 	if p.CountLimit != NoCount && c.Kind != NoCountKind {
 		c.Limit, c.Ply = p.CountLimit, p.CountPly
 	}
