@@ -13,9 +13,9 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"unicode/utf8"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
