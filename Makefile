@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test lint fmt-check tidy-check vet bench fuzz clean
+.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean
 
 all: build
 
@@ -50,8 +50,17 @@ tables: build
 verify: build
 	$(BIN) verify --tables $(TABLES) --threads $(THREADS) --pending
 
-test: fmt-check tidy-check vet lint ctest
+test: fmt-check tidy-check vet lint ctest race
 	$(GO) test ./...
+
+# The concurrent code under the race detector, on small tables so that it
+# stays fast: the prober and its block cache, the parallel writer and
+# reader, the generator's and verifier's workers, the server and the
+# directory lock.
+race:
+	$(GO) test -race -count=1 ./probe/... -run 'TestConcurrentProbes|TestBlockCache|TestWriteIsDeterministic|TestLoadAllNamesFirstBadBlock|TestWriteReadRoundTrip|TestCorruptTableInDirectory|TestWrite'
+	$(GO) test -race -count=1 ./retro -run 'TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN'
+	$(GO) test -race -count=1 ./cmd/makruktb -run 'TestServe|TestLoad|TestListEditsDoNotGetLost|TestGoldenChecksums|TestResponseCache'
 
 # go.mod and go.sum must be what go mod tidy makes of the code.
 tidy-check:
