@@ -1,0 +1,297 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/stretchr/testify/require"
+)
+
+// These tests run the built binary, as a user would: exit statuses,
+// signals, file modes and messages are what the process shows.
+
+var (
+	binaryOnce sync.Once
+	binaryPath string
+	binaryErr  error
+)
+
+// binary builds the command once per test run and returns its path.
+func binary(t *testing.T) string {
+	t.Helper()
+	binaryOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "makruktb-cli")
+		if err != nil {
+			binaryErr = err
+			return
+		}
+		binaryPath = filepath.Join(dir, "makruktb")
+		out, err := exec.Command("go", "build", "-o", binaryPath, ".").CombinedOutput()
+		if err != nil {
+			binaryErr = errors.New(string(out))
+		}
+	})
+	require.NoError(t, binaryErr, "go build")
+	return binaryPath
+}
+
+// result is what a finished run of the binary showed.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runBinary runs the binary with args and returns its output and exit
+// status; it fails the test if the run takes longer than a minute.
+func runBinary(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("makruktb %s: still running after a minute", strings.Join(args, " "))
+	}
+	return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
+}
+
+// --threads is checked for every command before any work, with the range
+// in the message; 0 means every core.
+func TestCLIThreads(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range [][]string{{"gen", "--tables", dir, "KRvK"}, {"verify", "--tables", dir, "KRvK"}, {"index", "KRvK"}} {
+		for _, bad := range []string{"99999999999", "100000", "257", "-1", "-5", "two"} {
+			args := append(append([]string{}, cmd...), "--threads", bad)
+			r := runBinary(t, args...)
+			require.Equal(t, 1, r.code, "%v", args)
+			require.Contains(t, r.stderr, `invalid argument "`+bad+`" for "--threads" flag: want 1 to 256 threads, or 0 for every core`, "%v", args)
+			require.Empty(t, r.stdout, "%v did work", args)
+		}
+	}
+	r := runBinary(t, "gen", "--tables", dir, "--threads", "0", "KRvK")
+	require.Zero(t, r.code, r.stderr)
+	r = runBinary(t, "verify", "--tables", dir, "--threads", "0", "KRvK")
+	require.Zero(t, r.code, r.stderr)
+	r = runBinary(t, "index", "--threads", "0", "KRvK")
+	require.Zero(t, r.code, r.stderr)
+}
+
+// KvK has an index (the kings alone) but no table.
+func TestCLIIndexKvK(t *testing.T) {
+	for _, name := range []string{"KvK", "kvk"} {
+		r := runBinary(t, "index", name)
+		require.Zero(t, r.code, r.stderr)
+		require.Contains(t, r.stdout, "| KvK | 462 | 462 | 462 | 462 | 0.0% |")
+	}
+}
+
+// What the generator cannot make is refused before any work, with the
+// reason once; nothing is silently skipped.
+func TestCLIRefusesBeforeWork(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"KRRRRvK"}, "makruktb: cannot generate: KRRRRvK: White could have up to 64 moves in one position, more than the generator's escape counter holds (63)\n"},
+		{[]string{"KvK"}, "makruktb: cannot generate: KvK is a draw and has no table: every table has at least 3 pieces\n"},
+		{[]string{"--max-pieces", "2"}, "makruktb: --max-pieces 2: the smallest tables have 3 pieces (KvK is a draw and has none)\n"},
+		{[]string{"--max-pieces", "7"}, "makruktb: --max-pieces 7: tables have 3 to 6 pieces\n"},
+	} {
+		start := time.Now()
+		r := runBinary(t, append([]string{"gen", "--tables", dir}, c.args...)...)
+		require.Equal(t, 1, r.code, "%v", c.args)
+		require.Equal(t, c.msg, r.stderr, "%v", c.args)
+		require.Empty(t, r.stdout)
+		require.Less(t, time.Since(start), 10*time.Second, "%v: refused only after work", c.args)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Empty(t, entries, "a refused generation wrote nothing")
+}
+
+// gen with every table present says so.
+func TestCLINothingToDo(t *testing.T) {
+	dir := t.TempDir()
+	r := runBinary(t, "gen", "--tables", dir, "KRvK")
+	require.Zero(t, r.code, r.stderr)
+	r = runBinary(t, "gen", "--tables", dir, "KRvK")
+	require.Zero(t, r.code, r.stderr)
+	require.Equal(t, "1 table already in "+dir+": nothing to do (--force regenerates the named ones)\n", r.stdout)
+}
+
+// Files are created as os.Create creates them: 0666 less the umask.
+func TestCLIFileModes(t *testing.T) {
+	dir := t.TempDir()
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	svg := filepath.Join(dir, "plot.svg")
+	r := runBinary(t, "gen", "--tables", dir, "KRvK")
+	require.Zero(t, r.code, r.stderr)
+	r = runBinary(t, "stats", "--tables", dir, "--svg", svg, "KRvK")
+	require.Zero(t, r.code, r.stderr)
+	for _, name := range []string{"KRvK.mtbm", checksumFile, tableListFile, "plot.svg"} {
+		info, err := os.Stat(filepath.Join(dir, name))
+		require.NoError(t, err)
+		require.Equal(t, os.FileMode(0o644), info.Mode().Perm(), name)
+	}
+}
+
+// The messages a user meets for bad input.
+func TestCLIMessages(t *testing.T) {
+	dir := t.TempDir()
+	r := runBinary(t, "gen", "--tables", dir, "KRvK")
+	require.Zero(t, r.code, r.stderr)
+	broken := filepath.Join(dir, "mine.json")
+	require.NoError(t, os.WriteFile(broken, []byte(`{"name":`), 0o644))
+	outside := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"check", "--tables", dir, "9/8/8/8/8/2k5/1R6/K7 w"}, "'9' on rank 8: a run of empty squares is 1 to 8"},
+		{[]string{"check", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - 99999 0 1"}, "count limit: 99999 plies: at most 10000"},
+		{[]string{"check", "--tables", dir, "--rules", broken, "8/8/8/8/8/2k5/1R6/K7 w"}, broken + ": rules: unexpected EOF"},
+		{[]string{"check", "--tables", dir, "8/8/8/8/3P4/2k5/1R6/K7 w - - 0 1"}, `makruktb: position "8/8/8/8/3P4/2k5/1R6/K7 w - - 0 1": pawns on the board`},
+		{[]string{"check", "--tables", filepath.Join(outside, "data"), "8/8/8/8/8/2k5/1R6/K7 w"}, "give the table directory with --tables DIR or $MAKRUKTB_PATH"},
+		{[]string{"verify", "--tables", dir, "KRvKR"}, "not found: no file " + filepath.Join(dir, "KRvKR.mtbm")},
+	} {
+		r := runBinary(t, c.args...)
+		require.Equal(t, 1, r.code, "%v", c.args)
+		require.Contains(t, r.stdout+r.stderr, c.msg, "%v", c.args)
+		require.NotContains(t, r.stderr, "goroutine", "%v: a stack trace", c.args)
+	}
+	r = runBinary(t, "check", "--tables", dir, "--rules", "THAI", "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+	require.Zero(t, r.code, r.stderr)
+	require.Contains(t, r.stdout, "(thai rules)")
+}
+
+// --version names the module version and the Go version.
+func TestCLIVersion(t *testing.T) {
+	r := runBinary(t, "--version")
+	require.Zero(t, r.code, r.stderr)
+	require.Regexp(t, `^makruktb \S+.* go1\.\d+`, r.stdout)
+}
+
+// stopsCleanly starts the binary, sends sig once it has printed a line
+// containing ready (on stdout or stderr; "" for at once after a second),
+// and checks that it stops within five seconds with code and a one-line
+// message naming the signal.
+func stopsCleanly(t *testing.T, sig syscall.Signal, code int, ready string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	if ready != "" {
+		deadline := time.After(30 * time.Second)
+	wait:
+		for {
+			select {
+			case l := <-lines:
+				if strings.Contains(l, ready) {
+					break wait
+				}
+			case <-deadline:
+				cmd.Process.Kill()
+				t.Fatalf("%v: never printed %q", args, ready)
+			}
+		}
+	} else {
+		time.Sleep(time.Second)
+	}
+	sent := time.Now()
+	require.NoError(t, cmd.Process.Signal(sig))
+	done := make(chan error, 1)
+	go func() {
+		for range lines {
+		}
+		done <- cmd.Wait()
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("%v: still running 5 s after %v", args, sig)
+	}
+	t.Logf("%v stopped %v after %v", args, time.Since(sent).Round(time.Millisecond), sig)
+	require.Equal(t, code, cmd.ProcessState.ExitCode(), "%v: %s", args, stderr.String())
+	name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]
+	msg := strings.TrimSuffix(stderr.String(), "\n")
+	require.NotContains(t, msg, "\n", "%v: one line", args)
+	require.Contains(t, msg, "makruktb: stopped by "+name, args)
+}
+
+// noPartialFiles checks that every file under a table's final name is a
+// whole table and that no temporary file is left.
+func noPartialFiles(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		require.NotContains(t, e.Name(), ".tmp", "a temporary file was left")
+		if strings.HasSuffix(e.Name(), ".mtbm") || strings.HasSuffix(e.Name(), ".mtbb") {
+			f, err := probe.OpenFile(filepath.Join(dir, e.Name()))
+			require.NoError(t, err, e.Name())
+			require.NoError(t, f.CheckData(), e.Name())
+			f.Close()
+		}
+	}
+}
+
+// SIGTERM and SIGINT stop the long commands within seconds, with one line
+// naming the signal, and leave no file that looks complete but is not.
+func TestCLISignals(t *testing.T) {
+	dir := t.TempDir()
+	// Stopped in the middle of the 4-piece DTM tables.
+	stopsCleanly(t, syscall.SIGTERM, 128+int(syscall.SIGTERM), "KRRvK", "gen", "--tables", dir, "--threads", "2", "--max-pieces", "4")
+	noPartialFiles(t, dir)
+	r := runBinary(t, "gen", "--tables", dir, "--threads", "2", "--dtb", "none", "KRRvK", "KSSvK")
+	require.Zero(t, r.code, r.stderr)
+	stopsCleanly(t, syscall.SIGINT, 128+int(syscall.SIGINT), "", "verify", "--tables", dir, "--threads", "1")
+	stopsCleanly(t, syscall.SIGTERM, 128+int(syscall.SIGTERM), "", "index", "--threads", "1", "KRRNvK")
+	stopsCleanly(t, syscall.SIGTERM, 0, "serving http://", "serve", "--tables", dir, "--addr", "127.0.0.1:0")
+	stopsCleanly(t, syscall.SIGINT, 0, "serving http://", "serve", "--tables", dir, "--addr", "127.0.0.1:0")
+	noPartialFiles(t, dir)
+}
+
+// check's exit status says whether it could tell.
+func TestCLICheckExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	r := runBinary(t, "gen", "--tables", dir, "--dtb", "thai", "KRvKN")
+	require.Zero(t, r.code, r.stderr)
+	const fen = "n7/8/7R/8/8/8/8/K3k3 w - - 0 1"
+	r = runBinary(t, "check", "--tables", dir, fen)
+	require.Zero(t, r.code, r.stderr)
+	r = runBinary(t, "check", "--tables", dir, "--rules", "cambodian", fen)
+	require.Equal(t, exitCannotTell, r.code, r.stderr)
+	require.Empty(t, r.stderr)
+	require.Contains(t, r.stdout, "cannot tell without the board's-honour table KRvKN.cambodian.mtbb")
+}
