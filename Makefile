@@ -76,6 +76,12 @@ vet:
 lint:
 	$(GO) run $(STATICCHECK) ./...
 
+# A bounded load test of serve on loopback: 64 clients, a mix of valid,
+# invalid and oversized requests, for LOAD (default 60s).
+LOAD ?= 60s
+loadtest:
+	MAKRUKTB_LOAD=$(LOAD) $(GO) test -count=1 -v -run 'TestLoad' ./cmd/makruktb
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
