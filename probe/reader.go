@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/bits"
 	"os"
 	"runtime"
 	"sync"
@@ -28,6 +29,11 @@ type File struct {
 	Space     *index.Space
 	dataStart int64
 	dec       *zstd.Decoder
+	// perSide is the number of blocks per side to move; blockShift is
+	// log2 of the block size when it is a power of two (as the writer
+	// makes it), so that BlockOf needs no division, else 0.
+	perSide    int
+	blockShift uint
 }
 
 // OpenFile opens and checks the header of the table file at path.
@@ -192,6 +198,10 @@ func (t *File) readHeader(size int64) error {
 		return t.corrupt(size, "file is %d bytes, the header says %d", size, end)
 	}
 	t.Space = space
+	t.perSide = h.blocksPerSide()
+	if bs := uint(h.BlockSize); bs > 1 && bs&(bs-1) == 0 {
+		t.blockShift = uint(bits.TrailingZeros(bs))
+	}
 	return nil
 }
 
@@ -247,8 +257,11 @@ func (t *File) rawBlock(k int) ([]byte, error) {
 
 // BlockOf returns the block holding the value of index i for side.
 func (t *File) BlockOf(side tb.Color, i uint64) (block, offset int) {
-	per := t.Header.blocksPerSide()
-	return int(side)*per + int(i/uint64(t.Header.BlockSize)), int(i % uint64(t.Header.BlockSize))
+	if s := t.blockShift; s > 0 {
+		return int(side)*t.perSide + int(i>>s), int(i & (1<<s - 1))
+	}
+	size := uint64(t.Header.BlockSize)
+	return int(side)*t.perSide + int(i/size), int(i % size)
 }
 
 // LoadAll decompresses the whole table: values[side][index]. Holes hold

@@ -40,7 +40,7 @@ const (
 	// loadRSSAllowance is the server's memory beyond its response cache:
 	// the Go runtime and binary, the block cache of the KRvK table, the
 	// buffers of 64 connections and of oversized requests in flight.
-	loadRSSAllowance = 64 << 20
+	loadRSSAllowance = 40 << 20
 )
 
 // loadRequest is one kind of request the clients send, with the status it
