@@ -129,3 +129,27 @@ func TestVerifyCatchesCorruption(t *testing.T) {
 	require.Equal(t, probe.Win(3), mm.Stored)
 	require.GreaterOrEqual(t, mm.Count, int64(1))
 }
+
+// What the generator cannot do is refused up front, with the reason and
+// the table's name once; so is a thread count out of range.
+func TestRefusals(t *testing.T) {
+	for name, msg := range map[string]string{
+		"KRRRRvK":  "KRRRRvK: White could have up to 64 moves in one position, more than the generator's escape counter holds (63)",
+		"KvK":      "KvK is a draw and has no table",
+		"KRPvK":    "KRPvK has pawns",
+		"KRRRRRvK": "KRRRRRvK has 7 pieces: the generator supports at most 6",
+		"KvKR":     "KvKR is not canonical: its table is KRvK",
+	} {
+		m := tb.MustParseMaterial(name)
+		require.ErrorContains(t, Supported(m), msg, name)
+		_, err := Generate(context.Background(), m, shared.get, Options{})
+		require.EqualError(t, err, "generate "+name+": "+Supported(m).Error(), "the name once, no work done")
+	}
+	require.NoError(t, Supported(tb.MustParseMaterial("KRRRNvK")))
+	for _, threads := range []int{-1, MaxThreads + 1, 99999999999} {
+		_, err := Generate(context.Background(), tb.MustParseMaterial("KRvK"), shared.get, Options{Threads: threads})
+		require.ErrorContains(t, err, "give 1 to 256, or 0 for every core")
+		_, err = ComputeStats(context.Background(), solve(t, "KRvK"), Options{Threads: threads})
+		require.ErrorContains(t, err, "give 1 to 256, or 0 for every core")
+	}
+}

@@ -403,3 +403,30 @@ func TestGeneratedFilesIgnored(t *testing.T) {
 		require.Error(t, err, "data/%s is the reference and must stay in git", f)
 	}
 }
+
+// Every command explains itself, and its usage line shows what is
+// optional as optional.
+func TestHelp(t *testing.T) {
+	root, finish := newRootCommand()
+	defer finish()
+	for _, c := range root.Commands() {
+		if c.Name() == "help" || c.Name() == "completion" {
+			continue
+		}
+		require.NotEmpty(t, c.Long, "%s has no long description", c.Name())
+		require.NotEmpty(t, c.Example, "%s has no example", c.Name())
+		if f := c.Flags().Lookup("threads"); f != nil {
+			require.Equal(t, "0", f.DefValue, "%s: --threads defaults to every core", c.Name())
+		}
+	}
+	usage := func(name string) string {
+		c, _, err := root.Find([]string{name})
+		require.NoError(t, err)
+		return c.Use
+	}
+	require.Contains(t, usage("perft"), "[--depth D]")
+	require.Contains(t, usage("stats"), "(MATERIAL | --update-list [MATERIAL...])")
+	out, err := run(t, "perft", "--help")
+	require.NoError(t, err)
+	require.Contains(t, out, "(default 4)")
+}
