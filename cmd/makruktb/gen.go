@@ -314,7 +314,7 @@ func ensureChecksum(out io.Writer, dir string, id tableID) error {
 	if _, err := recordChecksum(dir, id.path(dir)); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%-15s present without a checksum (an interrupted run?): recorded it\n", id)
+	fmt.Fprintf(out, "%-15s present but not in %s (a run stopped before recording it, or the directory predates it): recorded it\n", id, checksumFile)
 	return nil
 }
 
