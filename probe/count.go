@@ -1,6 +1,9 @@
 package probe
 
-import "github.com/makruktb/makruktb/tb"
+import (
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
+)
 
 // Category is a result under an honour count, from the side to move's point
 // of view, named as the lichess API and Syzygy name them.
@@ -16,12 +19,12 @@ const (
 
 // Judgement is a position's value under a count.
 type Judgement struct {
-	Value    Value
+	Value    value.Value
 	Count    tb.Count
 	Category Category
 	// DTB is the board's-honour value (rules of the count) when the count
 	// is board's honour and its DTB table was read; 0 otherwise.
-	DTB Value
+	DTB value.Value
 	// Exact is false when the count is board's honour and no DTB table
 	// was read: a mate, even a quick one, may pass through a capture that
 	// bares a side and starts a shorter pieces' count, so DTM alone cannot
@@ -34,7 +37,7 @@ type Judgement struct {
 // wins inside the count iff the mating move is made before the count
 // passes its limit (DTM ≤ r.MatingPlies(c)). Board's honour needs the DTB
 // value: use JudgeBoard (or Tables.Judge, which reads it).
-func Judge(v Value, c tb.Count, r *tb.Rules) Judgement {
+func Judge(v value.Value, c tb.Count, r *tb.Rules) Judgement {
 	j := Judgement{Value: v, Count: c, Category: plainCategory(v), Exact: true}
 	if !v.IsMate() || c.Kind == tb.NoCountKind {
 		return j
@@ -56,7 +59,7 @@ func Judge(v Value, c tb.Count, r *tb.Rules) Judgement {
 // goal — mate, or a capture that bares the opponent into a win inside the
 // fresh pieces' count — before the count passes its limit wins; a DTM
 // result beyond that is cursed (or blessed).
-func JudgeBoard(v, dtb Value, c tb.Count, r *tb.Rules) Judgement {
+func JudgeBoard(v, dtb value.Value, c tb.Count, r *tb.Rules) Judgement {
 	j := Judgement{Value: v, Count: c, Category: plainCategory(v), DTB: dtb, Exact: true}
 	if !v.IsMate() || (dtb.IsMate() && dtb.Plies() <= r.MatingPlies(c)) {
 		return j
@@ -90,7 +93,7 @@ func (t *Tables) Judge(p *tb.Position, r *tb.Rules) (Judgement, error) {
 }
 
 // judge judges the legal position p of value v under count c.
-func (t *Tables) judge(p *tb.Position, v Value, c tb.Count, r *tb.Rules) (Judgement, error) {
+func (t *Tables) judge(p *tb.Position, v value.Value, c tb.Count, r *tb.Rules) (Judgement, error) {
 	j := Judge(v, c, r)
 	if j.Exact {
 		return j, nil
@@ -126,7 +129,7 @@ func (t *Tables) judgeMoves(p *tb.Position, c tb.Count, moves []MoveResult, r *t
 	return out, nil
 }
 
-func plainCategory(v Value) Category {
+func plainCategory(v value.Value) Category {
 	switch {
 	case v.IsWin():
 		return CategoryWin
@@ -210,7 +213,7 @@ func BestJudged(moves []JudgedMove) int {
 		}
 		a, b := m.After, moves[best].After
 		ca, cb := a.Category.Opposite(), b.Category.Opposite()
-		if ca.Better(cb) || ca == cb && a.DTB.IsMate() && b.DTB.IsMate() && Compare(a.DTB.Negate(), b.DTB.Negate()) > 0 {
+		if ca.Better(cb) || ca == cb && a.DTB.IsMate() && b.DTB.IsMate() && value.Compare(a.DTB.Negate(), b.DTB.Negate()) > 0 {
 			best = i
 		}
 	}

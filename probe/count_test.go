@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
@@ -27,14 +29,14 @@ func TestWorkedCountExamples(t *testing.T) {
 	c := tb.ThaiRules.FreshCount(&krrk)
 	require.Equal(t, tb.Count{Kind: tb.PiecesCount, Limit: 16, Ply: 8}, c)
 	require.Equal(t, 9, tb.ThaiRules.MatingPlies(c))
-	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(8), c, &tb.ThaiRules).Category)         // mated in 4: inside
-	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(10), c, &tb.ThaiRules).Category) // in 5: too late
+	require.Equal(t, probe.CategoryLoss, probe.Judge(value.Mate(8), c, &tb.ThaiRules).Category)         // mated in 4: inside
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(value.Mate(10), c, &tb.ThaiRules).Category) // in 5: too late
 	// Cambodian: limit 7 moves = 14 plies, start 8: mate by ply 7, so 3
 	// moves (plies 2, 4, 6 are the strong side's).
 	c = tb.CambodianRules.FreshCount(&krrk)
 	require.Equal(t, 7, tb.CambodianRules.MatingPlies(c))
-	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(6), c, &tb.CambodianRules).Category)
-	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(8), c, &tb.CambodianRules).Category)
+	require.Equal(t, probe.CategoryLoss, probe.Judge(value.Mate(6), c, &tb.CambodianRules).Category)
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(value.Mate(8), c, &tb.CambodianRules).Category)
 
 	// KSvK fresh (thai), bare king to move: limit 44 moves = 88 plies,
 	// start 6 (three pieces): mate by ply 83, the strong side's last
@@ -42,23 +44,23 @@ func TestWorkedCountExamples(t *testing.T) {
 	ksk := mustFEN(t, "k7/8/8/8/8/8/8/KS6 b - - 0 1")
 	c = tb.ThaiRules.FreshCount(&ksk)
 	require.Equal(t, tb.Count{Kind: tb.PiecesCount, Limit: 88, Ply: 6}, c)
-	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(82), c, &tb.ThaiRules).Category)
-	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(84), c, &tb.ThaiRules).Category)
+	require.Equal(t, probe.CategoryLoss, probe.Judge(value.Mate(82), c, &tb.ThaiRules).Category)
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(value.Mate(84), c, &tb.ThaiRules).Category)
 	// With the khon side to move the count started a ply earlier (2N−1 =
 	// 5): mate by ply 84, a win in 83 plies (42 moves) still counts.
 	kskw := mustFEN(t, "k7/8/8/8/8/8/8/KS6 w - - 0 1")
 	c = tb.ThaiRules.FreshCount(&kskw)
 	require.Equal(t, 5, c.Ply)
-	require.Equal(t, probe.CategoryWin, probe.Judge(probe.Win(83), c, &tb.ThaiRules).Category)
-	require.Equal(t, probe.CategoryCursedWin, probe.Judge(probe.Win(85), c, &tb.ThaiRules).Category)
+	require.Equal(t, probe.CategoryWin, probe.Judge(value.Mate(83), c, &tb.ThaiRules).Category)
+	require.Equal(t, probe.CategoryCursedWin, probe.Judge(value.Mate(85), c, &tb.ThaiRules).Category)
 
 	// ASEAN KRvK: 16 moves from 0, so with the bare king to move a loss in
 	// 32 plies (16 moves) counts and one in 34 does not.
 	krk := mustFEN(t, "k7/8/8/8/8/8/8/KR6 b - - 0 1")
 	c = tb.ASEANRules.FreshCount(&krk)
 	require.Equal(t, tb.Count{Kind: tb.PiecesCount, Limit: 32, Ply: 0}, c)
-	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(32), c, &tb.ASEANRules).Category)
-	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(34), c, &tb.ASEANRules).Category)
+	require.Equal(t, probe.CategoryLoss, probe.Judge(value.Mate(32), c, &tb.ASEANRules).Category)
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(value.Mate(34), c, &tb.ASEANRules).Category)
 	// ASEAN has no count for mets: plain DTM.
 	kmk := mustFEN(t, "k7/8/8/8/8/8/8/KMM5 b - - 0 1")
 	require.Equal(t, tb.NoCountKind, tb.ASEANRules.FreshCount(&kmk).Kind)
@@ -67,8 +69,8 @@ func TestWorkedCountExamples(t *testing.T) {
 	running := mustFEN(t, "k7/8/8/8/8/2R5/8/1R2K3 b - 16 14 1")
 	c = tb.ThaiRules.CountOf(&running)
 	require.Equal(t, 2, c.Remaining())
-	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(probe.Loss(4), c, &tb.ThaiRules).Category)
-	require.Equal(t, probe.CategoryLoss, probe.Judge(probe.Loss(2), c, &tb.ThaiRules).Category)
+	require.Equal(t, probe.CategoryBlessedLoss, probe.Judge(value.Mate(4), c, &tb.ThaiRules).Category)
+	require.Equal(t, probe.CategoryLoss, probe.Judge(value.Mate(2), c, &tb.ThaiRules).Category)
 }
 
 func TestRulesFiles(t *testing.T) {
@@ -128,14 +130,14 @@ func TestJudgeBoard(t *testing.T) {
 	r := &tb.ThaiRules
 	fresh := tb.Count{Kind: tb.BoardCount, Limit: 128}
 	late := tb.Count{Kind: tb.BoardCount, Limit: 128, Ply: 100}
-	require.Equal(t, probe.CategoryWin, probe.JudgeBoard(probe.Win(41), probe.Win(51), fresh, r).Category)
-	require.Equal(t, probe.CategoryCursedWin, probe.JudgeBoard(probe.Win(41), probe.Win(51), late, r).Category)
-	require.Equal(t, probe.CategoryBlessedLoss, probe.JudgeBoard(probe.Loss(40), probe.Loss(50), late, r).Category)
-	require.Equal(t, probe.CategoryCursedWin, probe.JudgeBoard(probe.Win(41), probe.Draw, fresh, r).Category)
-	require.Equal(t, probe.CategoryDraw, probe.JudgeBoard(probe.Draw, probe.Draw, fresh, r).Category)
+	require.Equal(t, probe.CategoryWin, probe.JudgeBoard(value.Mate(41), value.Mate(51), fresh, r).Category)
+	require.Equal(t, probe.CategoryCursedWin, probe.JudgeBoard(value.Mate(41), value.Mate(51), late, r).Category)
+	require.Equal(t, probe.CategoryBlessedLoss, probe.JudgeBoard(value.Mate(40), value.Mate(50), late, r).Category)
+	require.Equal(t, probe.CategoryCursedWin, probe.JudgeBoard(value.Mate(41), value.Draw, fresh, r).Category)
+	require.Equal(t, probe.CategoryDraw, probe.JudgeBoard(value.Draw, value.Draw, fresh, r).Category)
 	// The goal may be made from ply 128 itself: 29 plies from ply 100.
-	require.Equal(t, probe.CategoryWin, probe.JudgeBoard(probe.Win(41), probe.Win(29), late, r).Category)
-	j := probe.Judge(probe.Win(3), fresh, r)
+	require.Equal(t, probe.CategoryWin, probe.JudgeBoard(value.Mate(41), value.Mate(29), late, r).Category)
+	j := probe.Judge(value.Mate(3), fresh, r)
 	require.False(t, j.Exact, "even a quick mate may pass through a shorter pieces' count")
-	require.True(t, probe.Judge(probe.Loss(0), late, r).Exact, "checkmate stands")
+	require.True(t, probe.Judge(value.Mate(0), late, r).Exact, "checkmate stands")
 }

@@ -5,7 +5,7 @@
 //
 //	tables, err := probe.Open("data") // or "" for $MAKRUKTB_PATH, else ./data
 //	pos, err := tb.ParseFEN("8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
-//	v, err := tables.Value(&pos)      // Win(31): White mates in 31 plies
+//	v, err := tables.Value(&pos)      // value.Mate(31): White mates in 31 plies
 //	moves, err := tables.Moves(&pos)  // every legal move, best first
 //	line, err := tables.Line(&pos)    // an optimal line to mate
 //
@@ -16,7 +16,7 @@
 // typed: *MissingError (no table for the material), *PositionError (pawns,
 // too many pieces, illegal position), *CorruptError (naming the file and
 // offset; a damaged block never yields a value). Under Makruk's honour
-// counts, Judge and NextCount (count.go) turn a Value and a tb.Count into
+// counts, Judge and NextCount (count.go) turn a value.Value and a tb.Count into
 // the categories win, cursed-win, draw, blessed-loss and loss.
 //
 // # File format, version 1
@@ -48,7 +48,7 @@
 //	              content checksum) of B values (the last block of a side may
 //	              be shorter) of the given width
 //
-// Values are probe.Value codes. Index holes and illegal positions are stored
+// Values are value.Value codes (package tb/value). Index holes and illegal positions are stored
 // as a copy of the previous legal value in the block, which compresses
 // best; the reader never looks at them.
 //

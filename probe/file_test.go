@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
@@ -42,7 +44,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	for side := range vals {
 		for i, v := range table.Values[side] {
-			if v != probe.Illegal {
+			if v != value.Illegal {
 				require.Equal(t, v, vals[side][i], "side %d index %d", side, i)
 			}
 		}
@@ -69,7 +71,7 @@ func TestWriteIsDeterministic(t *testing.T) {
 func TestWideValues(t *testing.T) {
 	for _, side := range []tb.Color{tb.White, tb.Black} {
 		table := solvedKRvK(t)
-		table.Values[side][5] = probe.Win(301) // needs two bytes
+		table.Values[side][5] = value.Mate(301) // needs two bytes
 		path := filepath.Join(t.TempDir(), "KRvK.mtbm")
 		require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
 		f, err := probe.OpenFile(path)
@@ -77,7 +79,7 @@ func TestWideValues(t *testing.T) {
 		require.Equal(t, 2, f.Header.Width)
 		vals, err := f.LoadAll()
 		require.NoError(t, err)
-		require.Equal(t, probe.Win(301), vals[side][5])
+		require.Equal(t, value.Mate(301), vals[side][5])
 		require.NoError(t, f.Close())
 	}
 }
@@ -182,7 +184,7 @@ func TestBoardTableFiles(t *testing.T) {
 	v, ok, err := tables.BoardValue(&p, "thai")
 	require.NoError(t, err)
 	require.True(t, ok)
-	require.Equal(t, probe.Win(31), v)
+	require.Equal(t, value.Mate(31), v)
 	_, ok, err = tables.BoardValue(&p, "cambodian")
 	require.NoError(t, err)
 	require.False(t, ok)

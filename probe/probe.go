@@ -3,41 +3,13 @@ package probe
 import (
 	"sort"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/tb"
 )
 
-// WDL is the game-theoretic result for the side to move.
-type WDL int8
-
-const (
-	LossWDL WDL = -1
-	DrawWDL WDL = 0
-	WinWDL  WDL = 1
-)
-
-func (w WDL) String() string {
-	switch w {
-	case WinWDL:
-		return "win"
-	case LossWDL:
-		return "loss"
-	}
-	return "draw"
-}
-
-// WDL returns the result the value stands for.
-func (v Value) WDL() WDL {
-	switch {
-	case v.IsWin():
-		return WinWDL
-	case v.IsLoss():
-		return LossWDL
-	}
-	return DrawWDL
-}
-
-// WDL returns win, draw or loss for the side to move of p.
-func (t *Tables) WDL(p *tb.Position) (WDL, error) {
+// value.WDL returns win, draw or loss for the side to move of p.
+func (t *Tables) WDL(p *tb.Position) (value.WDL, error) {
 	v, err := t.Value(p)
 	return v.WDL(), err
 }
@@ -46,11 +18,11 @@ func (t *Tables) WDL(p *tb.Position) (WDL, error) {
 // the point of view of the side to move there (as the lichess API gives it).
 type MoveResult struct {
 	Move  tb.Move
-	After Value
+	After value.Value
 }
 
 // ForMover returns the move's value for the side that makes it.
-func (r MoveResult) ForMover() Value { return r.After.Negate() }
+func (r MoveResult) ForMover() value.Value { return r.After.Negate() }
 
 // Moves returns every legal move of p with its result, best first for the
 // side to move: quickest win, then draws, then the longest loss.
@@ -70,7 +42,7 @@ func (t *Tables) Moves(p *tb.Position) ([]MoveResult, error) {
 		out = append(out, MoveResult{Move: m, After: v})
 	}
 	sort.SliceStable(out, func(a, b int) bool {
-		return Compare(out[a].ForMover(), out[b].ForMover()) > 0
+		return value.Compare(out[a].ForMover(), out[b].ForMover()) > 0
 	})
 	return out, nil
 }
@@ -78,7 +50,7 @@ func (t *Tables) Moves(p *tb.Position) ([]MoveResult, error) {
 // BestMove returns a best move of p and the value of p (the shortest win,
 // the longest loss, or a drawing move). It returns tb.NoMove when the side
 // to move has no legal move.
-func (t *Tables) BestMove(p *tb.Position) (tb.Move, Value, error) {
+func (t *Tables) BestMove(p *tb.Position) (tb.Move, value.Value, error) {
 	moves, err := t.Moves(p)
 	if err != nil || len(moves) == 0 {
 		v, verr := t.Value(p)

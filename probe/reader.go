@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
@@ -213,12 +215,12 @@ func (t *File) blockLen(k int) int {
 }
 
 // Block returns the decompressed values of block k (White's blocks first).
-func (t *File) Block(k int) ([]Value, error) {
+func (t *File) Block(k int) ([]value.Value, error) {
 	raw, err := t.rawBlock(k)
 	if err != nil {
 		return nil, err
 	}
-	vals := make([]Value, len(raw)/t.Header.Width)
+	vals := make([]value.Value, len(raw)/t.Header.Width)
 	for i := range vals {
 		vals[i] = t.valueAt(raw, i)
 	}
@@ -226,11 +228,11 @@ func (t *File) Block(k int) ([]Value, error) {
 }
 
 // valueAt reads value i of a decompressed block.
-func (t *File) valueAt(raw []byte, i int) Value {
+func (t *File) valueAt(raw []byte, i int) value.Value {
 	if t.Header.Width == 1 {
-		return Value(raw[i])
+		return value.Value(raw[i])
 	}
-	return Value(binary.LittleEndian.Uint16(raw[2*i:]))
+	return value.Value(binary.LittleEndian.Uint16(raw[2*i:]))
 }
 
 // rawBlock returns the decompressed bytes of block k.
@@ -267,10 +269,10 @@ func (t *File) BlockOf(side tb.Color, i uint64) (block, offset int) {
 // LoadAll decompresses the whole table: values[side][index]. Holes hold
 // arbitrary values. The blocks are decoded on every core; on failure the
 // error is that of the first bad block.
-func (t *File) LoadAll() ([2][]Value, error) {
-	var out [2][]Value
+func (t *File) LoadAll() ([2][]value.Value, error) {
+	var out [2][]value.Value
 	for side := range out {
-		out[side] = make([]Value, t.Header.Size)
+		out[side] = make([]value.Value, t.Header.Size)
 	}
 	h := &t.Header
 	per := h.blocksPerSide()

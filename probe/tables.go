@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -232,7 +234,7 @@ func (t *Tables) locate(p *tb.Position, rules string) (site, *lazyFile, error) {
 
 // boardValue returns the value at s in the DTB table of rules, and false
 // when the directory has no such table.
-func (t *Tables) boardValue(s site, rules string) (Value, bool, error) {
+func (t *Tables) boardValue(s site, rules string) (value.Value, bool, error) {
 	lf, err := t.table(tableKey{s.material, rules})
 	if lf == nil || err != nil {
 		return 0, false, err
@@ -244,7 +246,7 @@ func (t *Tables) boardValue(s site, rules string) (Value, bool, error) {
 // BoardValue returns the DTB value (rules profile) of a legal pawnless
 // position with pieces on both sides, from the side to move's point of
 // view, and false when the directory has no DTB table for it.
-func (t *Tables) BoardValue(p *tb.Position, rules string) (Value, bool, error) {
+func (t *Tables) BoardValue(p *tb.Position, rules string) (value.Value, bool, error) {
 	s, lf, err := t.locate(p, rules)
 	if err != nil || lf == nil {
 		return 0, false, err
@@ -253,8 +255,8 @@ func (t *Tables) BoardValue(p *tb.Position, rules string) (Value, bool, error) {
 	return v, err == nil, err
 }
 
-// dtmValue returns the DTM value of p (Draw for KvK) and its site.
-func (t *Tables) dtmValue(p *tb.Position) (Value, site, error) {
+// dtmValue returns the DTM value of p (value.Draw for KvK) and its site.
+func (t *Tables) dtmValue(p *tb.Position) (value.Value, site, error) {
 	s, lf, err := t.locate(p, "")
 	switch {
 	case err != nil:
@@ -263,14 +265,14 @@ func (t *Tables) dtmValue(p *tb.Position) (Value, site, error) {
 		v, err := t.lookup(lf, s.side, s.index)
 		return v, s, err
 	case p.Occupied().Count() == 2:
-		return Draw, s, nil
+		return value.Draw, s, nil
 	}
 	canon, _ := s.given.Canonical()
 	return 0, s, &MissingError{Material: canon.String(), Dir: t.dir}
 }
 
 // lookup returns the stored value of index i for side in lf's table.
-func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (Value, error) {
+func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (value.Value, error) {
 	f := lf.file
 	b, off := f.BlockOf(side, i)
 	slot := &lf.slots[b]
@@ -285,10 +287,10 @@ func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (Value, error) {
 	return f.valueAt(raw, off), nil
 }
 
-// Value returns the DTM value of a legal pawnless position, from the side
+// value.Value returns the DTM value of a legal pawnless position, from the side
 // to move's point of view. The colours are swapped internally when the
 // position's material is stored the other way round.
-func (t *Tables) Value(p *tb.Position) (Value, error) {
+func (t *Tables) Value(p *tb.Position) (value.Value, error) {
 	v, _, err := t.dtmValue(p)
 	return v, err
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
@@ -102,10 +104,10 @@ func TestProbeMovesAndLine(t *testing.T) {
 	require.NoError(t, err)
 	moves, err := tables.Moves(&p)
 	require.NoError(t, err)
-	require.Equal(t, probe.Win(31), moves[0].ForMover())
-	require.Equal(t, probe.Loss(30), moves[0].After)
+	require.Equal(t, value.Mate(31), moves[0].ForMover())
+	require.Equal(t, value.Mate(30), moves[0].After)
 	for i := 1; i < len(moves); i++ {
-		require.GreaterOrEqual(t, probe.Compare(moves[i-1].ForMover(), moves[i].ForMover()), 0)
+		require.GreaterOrEqual(t, value.Compare(moves[i-1].ForMover(), moves[i].ForMover()), 0)
 	}
 	line, err := tables.Line(&p)
 	require.NoError(t, err)
@@ -119,7 +121,7 @@ func TestProbeMovesAndLine(t *testing.T) {
 	q := p.ColorFlipped()
 	v, err := tables.Value(&q)
 	require.NoError(t, err)
-	require.Equal(t, probe.Win(31), v)
+	require.Equal(t, value.Mate(31), v)
 }
 
 func TestProbeErrors(t *testing.T) {
@@ -147,7 +149,7 @@ func TestProbeErrors(t *testing.T) {
 	require.NoError(t, err)
 	v, err := tables.Value(&kk)
 	require.NoError(t, err)
-	require.Equal(t, probe.Draw, v)
+	require.Equal(t, value.Draw, v)
 }
 
 // TestCorruptTableInDirectory: a damaged block gives a CorruptError naming

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe/atomicfile"
@@ -16,9 +18,9 @@ import (
 )
 
 // WriteFile writes the values of both sides to move (values[side][index],
-// Illegal for holes) as a table file at path, atomically: the data goes to a
+// value.Illegal for holes) as a table file at path, atomically: the data goes to a
 // temporary file in the same directory, which is synced and then renamed.
-func WriteFile(path string, s *index.Space, metric Metric, rules string, values [2][]Value) error {
+func WriteFile(path string, s *index.Space, metric Metric, rules string, values [2][]value.Value) error {
 	for side := range values {
 		if uint64(len(values[side])) != s.Size() {
 			return fmt.Errorf("write %s: side %d has %d values, the index has %d", path, side, len(values[side]), s.Size())
@@ -93,12 +95,12 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 
 // valueWidth returns the bytes per value the values need: 1, or 2 when one
 // exceeds 255. The sides are scanned in parallel.
-func valueWidth(values [2][]Value) int {
+func valueWidth(values [2][]value.Value) int {
 	var wide [2]bool
 	var g errgroup.Group
 	for side := range values {
 		g.Go(func() error {
-			wide[side] = slices.ContainsFunc(values[side], func(v Value) bool { return v > 255 })
+			wide[side] = slices.ContainsFunc(values[side], func(v value.Value) bool { return v > 255 })
 			return nil
 		})
 	}
@@ -112,11 +114,11 @@ func valueWidth(values [2][]Value) int {
 // encodeBlock serialises values into out (reusing its capacity), replacing
 // holes by the previous legal value so that they cost next to nothing
 // after compression.
-func encodeBlock(out []byte, vals []Value, width int) []byte {
+func encodeBlock(out []byte, vals []value.Value, width int) []byte {
 	out = slices.Grow(out, len(vals)*width)[:len(vals)*width]
-	prev := Draw
+	prev := value.Draw
 	for i, v := range vals {
-		if v == Illegal {
+		if v == value.Illegal {
 			v = prev
 		}
 		prev = v

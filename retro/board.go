@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -47,7 +48,7 @@ func (b *boardCaptures) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceTy
 	return b.subs.site(p, m, c, t)
 }
 
-func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) probe.Value {
+func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) value.Value {
 	v := b.subs.valueAt(c, t, s)
 	after := b.subs.after[c][t]
 	if HasBoardHonour(after) {
@@ -56,12 +57,12 @@ func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) probe
 	// The capture bared side c, to move now under a fresh pieces' count
 	// (or KvK, which draws).
 	if !v.IsLoss() {
-		return probe.Draw
+		return value.Draw
 	}
 	if limit, unlimited := goalLimit(b.rules, after, c); unlimited || v.Plies() <= limit {
-		return probe.Loss(0) // the goal: a win inside the fresh count
+		return value.Mate(0) // the goal: a win inside the fresh count
 	}
-	return probe.Draw
+	return value.Draw
 }
 
 // goalLimit returns the longest mate, in plies, that makes a capture

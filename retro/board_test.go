@@ -6,7 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
 )
@@ -98,9 +99,9 @@ func TestDTBKRvKN(t *testing.T) {
 	after := krk.Values[tb.Black][j]
 	require.True(t, after.IsLoss())
 	if after.Plies() <= 27 {
-		require.Equal(t, probe.Win(1), dtb.Values[tb.White][i], "the capture reaches the goal")
+		require.Equal(t, value.Mate(1), dtb.Values[tb.White][i], "the capture reaches the goal")
 	} else {
-		require.NotEqual(t, probe.Win(1), dtb.Values[tb.White][i])
+		require.NotEqual(t, value.Mate(1), dtb.Values[tb.White][i])
 	}
 }
 
@@ -142,11 +143,11 @@ func TestVerifyTogether(t *testing.T) {
 
 	broken := &Table{Space: thai.Space}
 	for side := range broken.Values {
-		broken.Values[side] = append([]probe.Value(nil), thai.Values[side]...)
+		broken.Values[side] = append([]value.Value(nil), thai.Values[side]...)
 	}
-	i := slices.Index(broken.Values[tb.White], probe.Win(1)) // a goal capture: wins at once
+	i := slices.Index(broken.Values[tb.White], value.Mate(1)) // a goal capture: wins at once
 	require.GreaterOrEqual(t, i, 0)
-	broken.Values[tb.White][i] = probe.Win(3)
+	broken.Values[tb.White][i] = value.Mate(3)
 	checks[1].Table = broken
 	errs, err = VerifyTogether(context.Background(), checks, Options{})
 	require.NoError(t, err)

@@ -56,7 +56,7 @@
 // The large arrays ask for huge pages (hugepages_linux.go): they are read
 // at random, and 4 KiB pages would miss the TLB at nearly every update.
 //
-// Stage 3 (generator.finish) turns the states into probe.Value codes in
+// Stage 3 (generator.finish) turns the states into value.Value codes in
 // place. The verifier (verify.go) checks a finished table position by
 // position against a one-ply search over it and its sub-tables, sharing no
 // code with stages 1–2 beyond the move generator and the index; the tables

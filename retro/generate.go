@@ -8,8 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/index"
-	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"golang.org/x/sync/errgroup"
 )
@@ -69,7 +70,7 @@ type generator struct {
 	// drawn, if set, is a solved table of the same material whose draws
 	// are known to be draws of this metric too (DTM for DTB).
 	drawn   *Table
-	states  [2][]probe.Value
+	states  [2][]value.Value
 	present presence
 	settled settled
 	opts    Options
@@ -165,7 +166,7 @@ func newSpace(m tb.Material, opts Options) (*index.Space, error) {
 func generate(ctx context.Context, space *index.Space, subs captureValues, drawn *Table, opts Options) (*Table, error) {
 	g := &generator{space: space, subs: subs, drawn: drawn, opts: opts}
 	for side := range g.states {
-		g.states[side] = make([]probe.Value, space.Size())
+		g.states[side] = make([]value.Value, space.Size())
 		adviseHugePages(g.states[side])
 	}
 	g.present = newPresence(space.Size())
@@ -187,7 +188,7 @@ func generate(ctx context.Context, space *index.Space, subs captureValues, drawn
 }
 
 // noteDepth records an assigned value code and flags codes that do not fit.
-func (g *generator) noteDepth(v probe.Value) {
+func (g *generator) noteDepth(v value.Value) {
 	if v > maxCode-1 {
 		g.tooDeep.Store(true)
 	}
@@ -245,7 +246,7 @@ func (g *generator) finish() {
 			for i, s := range states {
 				v, n := stateValue(s), stateCounter(s)
 				if n != 0 && !v.IsWin() {
-					v = probe.Draw // undecided: no forced mate either way
+					v = value.Draw // undecided: no forced mate either way
 				}
 				states[i] = v
 			}

@@ -6,7 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
 )
@@ -78,14 +79,14 @@ func TestMatePositions(t *testing.T) {
 	krk := solve(t, "KRvK")
 	for _, tc := range []struct {
 		fen  string
-		want probe.Value
+		want value.Value
 	}{
-		{"k7/8/1K6/8/8/8/8/7R w - - 0 1", probe.Win(1)},
-		{"R1k5/8/2K5/8/8/8/8/8 b - - 0 1", probe.Loss(0)},
-		{"k6R/8/1K6/8/8/8/8/8 b - - 0 1", probe.Loss(0)},
+		{"k7/8/1K6/8/8/8/8/7R w - - 0 1", value.Mate(1)},
+		{"R1k5/8/2K5/8/8/8/8/8 b - - 0 1", value.Mate(0)},
+		{"k6R/8/1K6/8/8/8/8/8 b - - 0 1", value.Mate(0)},
 	} {
 		p, err := tb.ParseFEN(tc.fen)
-		if tc.want == probe.Loss(0) && err == nil && !p.IsCheckmate() {
+		if tc.want == value.Mate(0) && err == nil && !p.IsCheckmate() {
 			t.Fatalf("%s is not mate", tc.fen)
 		}
 		if err != nil {
@@ -117,16 +118,16 @@ func TestVerifyCatchesCorruption(t *testing.T) {
 	orig := solve(t, "KRvK")
 	table := &Table{Space: orig.Space}
 	for side := range table.Values {
-		table.Values[side] = append([]probe.Value(nil), orig.Values[side]...)
+		table.Values[side] = append([]value.Value(nil), orig.Values[side]...)
 	}
 	p, err := tb.ParseFEN("k7/8/1K6/8/8/8/8/7R w - - 0 1")
 	require.NoError(t, err)
 	i, _ := table.Space.Index(&p)
-	table.Values[tb.White][i] = probe.Win(3)
+	table.Values[tb.White][i] = value.Mate(3)
 	err = Verify(context.Background(), table, shared.get, Options{})
 	var mm *MismatchError
 	require.ErrorAs(t, err, &mm)
-	require.Equal(t, probe.Win(3), mm.Stored)
+	require.Equal(t, value.Mate(3), mm.Stored)
 	require.GreaterOrEqual(t, mm.Count, int64(1))
 }
 

@@ -3,8 +3,9 @@ package retro
 import (
 	"context"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/index"
-	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -17,7 +18,7 @@ func (g *generator) iterate(ctx context.Context) error {
 		if g.tooDeep.Load() {
 			return nil
 		}
-		code := probe.Mate(d)
+		code := value.Mate(d)
 		err := g.parallel(ctx, "iterate", d, func(side tb.Color, k int) {
 			lo, hi := uint64(k)*per, uint64(k+1)*per
 			for lo < hi {
@@ -42,7 +43,7 @@ func (g *generator) iterate(ctx context.Context) error {
 
 // scan propagates every position of side in [lo, hi) (king pair k) whose
 // final value is code.
-func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code probe.Value) {
+func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code value.Value) {
 	states := g.states[side]
 	for i := lo; i < hi; {
 		// Four states at a time: skip words without the code.
@@ -64,7 +65,7 @@ func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code probe.Value) 
 // scanRuns is scan for a space made of runs (index.Space.LanePiece), king
 // pair k not Tied: the positions of one run decided with code are
 // propagated together (lo and hi are multiples of 64).
-func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code probe.Value) {
+func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code value.Value) {
 	states := g.states[side]
 	for r := lo; r < hi; r += 64 {
 		var lanes tb.Bitboard
@@ -96,7 +97,7 @@ func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code probe.Val
 // lane through a symmetry (king steps out of the canonical region); the
 // last piece's own un-moves stay inside the run. Only king steps onto a
 // Tied king pair are made position by position.
-func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboard, v probe.Value) {
+func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboard, v value.Value) {
 	prefix, _ := g.space.RunPrefix(r, side) // it holds decided positions, so it decodes
 	laneColor, laneType, _ := g.space.LanePiece()
 	them := side.Other()
@@ -154,7 +155,7 @@ func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboa
 // Tied king pairs and of spaces without runs. Un-moves of non-king pieces change
 // one index digit (index.Space.StepIndex); king un-moves, and every un-move
 // under a diagonal-symmetric king pair, go through MovedIndex.
-func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
+func (g *generator) propagate(side tb.Color, i uint64, k int, v value.Value) {
 	p := g.space.Decode(i, side) // decided, so legal
 	r := p.Retractor()
 	them := side.Other()
@@ -193,15 +194,15 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v probe.Value) {
 
 // updater applies one frontier position's news to its predecessors.
 type updater struct {
-	states  []probe.Value
+	states  []value.Value
 	present presence
 	settled settled
 	space   *index.Space
 	side    tb.Color    // side to move in the predecessors
-	next    probe.Value // the predecessors' value through this move
+	next    value.Value // the predecessors' value through this move
 	stab    int         // stabiliser of the frontier position (wins only)
 	weight  int         // half-moves an un-move takes off a predecessor off the diagonal
-	deepest probe.Value // deepest value assigned
+	deepest value.Value // deepest value assigned
 }
 
 // setStabiliser prepares the updater for a won frontier position whose

@@ -3,7 +3,8 @@ package retro
 import (
 	"sync/atomic"
 
-	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -23,7 +24,7 @@ func newPresence(size uint64) presence {
 }
 
 // mark records that index i of side received value code v.
-func (pr presence) mark(side tb.Color, i uint64, v probe.Value) {
+func (pr presence) mark(side tb.Color, i uint64, v value.Value) {
 	word := &pr[side][i>>presenceShift][v>>6]
 	bit := uint64(1) << (v & 63)
 	if atomic.LoadUint64(word)&bit == 0 {
@@ -32,6 +33,6 @@ func (pr presence) mark(side tb.Color, i uint64, v probe.Value) {
 }
 
 // has reports whether block b of side may hold value code v.
-func (pr presence) has(side tb.Color, b uint64, v probe.Value) bool {
+func (pr presence) has(side tb.Color, b uint64, v value.Value) bool {
 	return atomic.LoadUint64(&pr[side][b][v>>6])&(1<<(v&63)) != 0
 }

@@ -3,7 +3,8 @@ package retro
 import (
 	"context"
 
-	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -18,19 +19,19 @@ func (g *generator) seed(ctx context.Context) error {
 		states := g.states[side]
 		lo, hi := uint64(k)*per, uint64(k+1)*per
 		for i := lo; i < hi; i++ {
-			states[i] = makeState(probe.Illegal, 0)
+			states[i] = makeState(value.Illegal, 0)
 		}
 		var moves tb.MoveList
 		var lane tb.LaneMoves
 		run := ^uint64(0)
-		var drawn []probe.Value
+		var drawn []value.Value
 		if g.drawn != nil {
 			drawn = g.drawn.Values[side]
 		}
 		g.space.Walk(k, side, func(i uint64, p *tb.Position) {
-			if drawn != nil && drawn[i] == probe.Draw {
+			if drawn != nil && drawn[i] == value.Draw {
 				// No predecessor can win through it, nor lose by it.
-				states[i] = makeState(probe.Draw, cannotLose)
+				states[i] = makeState(value.Draw, cannotLose)
 				g.settled.set(side, i)
 				return
 			}
@@ -62,8 +63,8 @@ func (g *generator) seed(ctx context.Context) error {
 
 // seedState returns the initial state of a legal position with the given
 // number of quiet moves and legal captures.
-func (g *generator) seedState(p *tb.Position, quiet int, captures []tb.Move) probe.Value {
-	var bestWin, worstLoss probe.Value // through captures; 0 = none
+func (g *generator) seedState(p *tb.Position, quiet int, captures []tb.Move) value.Value {
+	var bestWin, worstLoss value.Value // through captures; 0 = none
 	canDraw := false
 	for _, m := range captures {
 		c, t := p.PieceAt(m.To())
@@ -82,21 +83,21 @@ func (g *generator) seedState(p *tb.Position, quiet int, captures []tb.Move) pro
 	noMoves := quiet == 0 && len(captures) == 0
 	switch {
 	case noMoves && p.InCheck(p.Side):
-		return makeState(probe.Loss(0), 0)
+		return makeState(value.Mate(0), 0)
 	case noMoves:
-		return makeState(probe.Draw, cannotLose) // stalemate
+		return makeState(value.Draw, cannotLose) // stalemate
 	case bestWin != 0:
 		g.noteDepth(bestWin)
 		return makeState(bestWin, cannotLose)
 	case canDraw:
-		return makeState(probe.Draw, cannotLose)
+		return makeState(value.Draw, cannotLose)
 	case quiet == 0:
 		g.noteDepth(worstLoss)
 		return makeState(worstLoss, 0) // every move is a losing capture
 	}
 	if 2*quiet > maxCounter {
 		g.tooManyMoves.Store(true)
-		return makeState(probe.Draw, cannotLose)
+		return makeState(value.Draw, cannotLose)
 	}
 	return makeState(worstLoss, 2*quiet)
 }

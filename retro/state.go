@@ -4,11 +4,11 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // A position's state during generation is one uint16: the value code
-// (probe.Value) in the low 9 bits and the escape counter in the high 7.
+// (value.Value) in the low 9 bits and the escape counter in the high 7.
 //
 //	bit   15 … 9     8 … 0
 //	      counter    value code (0 draw, 1 illegal, 2 + plies)
@@ -32,11 +32,11 @@ const (
 // maxCode is the largest value code a state holds.
 const maxCode = valueMask
 
-func makeState(v probe.Value, counter int) probe.Value { return v | probe.Value(counter)<<valueBits }
+func makeState(v value.Value, counter int) value.Value { return v | value.Value(counter)<<valueBits }
 
-func stateValue(s probe.Value) probe.Value { return s & valueMask }
+func stateValue(s value.Value) value.Value { return s & valueMask }
 
-func stateCounter(s probe.Value) int { return int(s >> valueBits) }
+func stateCounter(s value.Value) int { return int(s >> valueBits) }
 
 // littleEndian says how two uint16 states share one uint32 word.
 var littleEndian = func() bool {
@@ -47,7 +47,7 @@ var littleEndian = func() bool {
 // stateWord returns the aligned 32-bit word holding states[j] and the
 // shift of states[j] inside it. Go has no 16-bit atomics, so states are read
 // and updated through their word; the slice comes from make and is aligned.
-func stateWord(states []probe.Value, j uint64) (*uint32, uint32) {
+func stateWord(states []value.Value, j uint64) (*uint32, uint32) {
 	word := (*uint32)(unsafe.Pointer(&states[j&^1]))
 	shift := 16 * uint32(j&1)
 	if !littleEndian {
@@ -57,24 +57,24 @@ func stateWord(states []probe.Value, j uint64) (*uint32, uint32) {
 }
 
 // loadState reads states[j] atomically.
-func loadState(states []probe.Value, j uint64) probe.Value {
+func loadState(states []value.Value, j uint64) value.Value {
 	word, shift := stateWord(states, j)
-	return probe.Value(atomic.LoadUint32(word) >> shift)
+	return value.Value(atomic.LoadUint32(word) >> shift)
 }
 
 // storeState replaces states[j] by next if it still holds old.
-func storeState(word *uint32, shift uint32, old uint32, next probe.Value) bool {
+func storeState(word *uint32, shift uint32, old uint32, next value.Value) bool {
 	nw := old&^(0xffff<<shift) | uint32(next)<<shift
 	return atomic.CompareAndSwapUint32(word, old, nw)
 }
 
 // setWin records that states[j] wins in the plies of code win, unless it
 // is already known to win as fast; it reports whether it changed anything.
-func setWin(states []probe.Value, j uint64, win probe.Value) bool {
+func setWin(states []value.Value, j uint64, win value.Value) bool {
 	word, shift := stateWord(states, j)
 	for {
 		old := atomic.LoadUint32(word)
-		cur := probe.Value(old >> shift)
+		cur := value.Value(old >> shift)
 		v := stateValue(cur)
 		if v.IsWin() && v <= win {
 			return false
@@ -88,11 +88,11 @@ func setWin(states []probe.Value, j uint64, win probe.Value) bool {
 // removeEscape takes weight half-moves off the counter of states[j]; when
 // it reaches zero the position is lost in max(loss, its capture bound) and
 // removeEscape returns that value.
-func removeEscape(states []probe.Value, j uint64, weight int, loss probe.Value) (probe.Value, bool) {
+func removeEscape(states []value.Value, j uint64, weight int, loss value.Value) (value.Value, bool) {
 	word, shift := stateWord(states, j)
 	for {
 		old := atomic.LoadUint32(word)
-		cur := probe.Value(old >> shift)
+		cur := value.Value(old >> shift)
 		n := stateCounter(cur)
 		if n == cannotLose || n == 0 {
 			return 0, false
@@ -112,7 +112,7 @@ func removeEscape(states []probe.Value, j uint64, weight int, loss probe.Value) 
 }
 
 // loadFour reads states[i…i+3] (i a multiple of 4) as one 64-bit word.
-func loadFour(states []probe.Value, i uint64) uint64 {
+func loadFour(states []value.Value, i uint64) uint64 {
 	return atomic.LoadUint64((*uint64)(unsafe.Pointer(&states[i])))
 }
 
@@ -121,7 +121,7 @@ func loadFour(states []probe.Value, i uint64) uint64 {
 // (lanes of 16 bits, the 9 value bits kept). It never misses a match; a
 // lane above a matching one may also look like a match, which only costs
 // the caller a closer look.
-func mayHoldCode(w uint64, code probe.Value) bool {
+func mayHoldCode(w uint64, code value.Value) bool {
 	const (
 		ones       = 0x0001000100010001
 		valueLanes = valueMask * ones

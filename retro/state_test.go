@@ -4,11 +4,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 func TestStateLayout(t *testing.T) {
-	for _, v := range []probe.Value{probe.Draw, probe.Illegal, probe.Mate(0), probe.Mate(253), probe.Mate(254), probe.Mate(509)} {
+	for _, v := range []value.Value{value.Draw, value.Illegal, value.Mate(0), value.Mate(253), value.Mate(254), value.Mate(509)} {
 		for _, n := range []int{0, 1, maxCounter, cannotLose} {
 			s := makeState(v, n)
 			if stateValue(s) != v || stateCounter(s) != n {
@@ -16,7 +16,7 @@ func TestStateLayout(t *testing.T) {
 			}
 		}
 	}
-	if maxCode != probe.Mate(509) {
+	if maxCode != value.Mate(509) {
 		t.Fatalf("maxCode %d, want the code of mate in 509", maxCode)
 	}
 }
@@ -27,11 +27,11 @@ func TestStateLayout(t *testing.T) {
 func TestMayHoldCode(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 200000 {
-		code := probe.Value(r.IntN(maxCode + 1))
+		code := value.Value(r.IntN(maxCode + 1))
 		var w uint64
 		exact := false
 		for lane := range 4 {
-			v := probe.Value(r.IntN(maxCode + 1))
+			v := value.Value(r.IntN(maxCode + 1))
 			if r.IntN(4) == 0 {
 				v = code
 			}
@@ -49,19 +49,19 @@ func TestMayHoldCode(t *testing.T) {
 }
 
 func TestEscapesAndWins(t *testing.T) {
-	states := make([]probe.Value, 4)
-	states[1] = makeState(probe.Loss(4), 4) // two quiet moves, a capture loses in 4
-	if _, decided := removeEscape(states, 1, 2, probe.Loss(300)); decided {
+	states := make([]value.Value, 4)
+	states[1] = makeState(value.Mate(4), 4) // two quiet moves, a capture loses in 4
+	if _, decided := removeEscape(states, 1, 2, value.Mate(300)); decided {
 		t.Fatal("decided after one of two escapes")
 	}
-	v, decided := removeEscape(states, 1, 2, probe.Loss(302))
-	if !decided || v != probe.Loss(302) {
+	v, decided := removeEscape(states, 1, 2, value.Mate(302))
+	if !decided || v != value.Mate(302) {
 		t.Fatalf("after both escapes: %v, %v; want lost in 302 plies", v, decided)
 	}
-	if !setWin(states, 2, probe.Win(401)) || setWin(states, 2, probe.Win(403)) || !setWin(states, 2, probe.Win(301)) {
+	if !setWin(states, 2, value.Mate(401)) || setWin(states, 2, value.Mate(403)) || !setWin(states, 2, value.Mate(301)) {
 		t.Fatal("setWin must keep the quickest win")
 	}
-	if stateValue(states[2]) != probe.Win(301) || stateCounter(states[2]) != cannotLose {
+	if stateValue(states[2]) != value.Mate(301) || stateCounter(states[2]) != cannotLose {
 		t.Fatalf("state %#x", states[2])
 	}
 	if states[0] != 0 || states[3] != 0 {

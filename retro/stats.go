@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -66,7 +68,7 @@ func countStats(s SideStats, m tb.Material, side tb.Color, r *tb.Rules) CountSta
 	cs := CountStats{Draw: s.Draw}
 	add := func(h map[int]uint64) {
 		for d, n := range h {
-			v := probe.Mate(d)
+			v := value.Mate(d)
 			switch j := probe.Judge(v, c, r); {
 			case !j.Exact:
 				cs.Unknown += n
@@ -159,10 +161,10 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 	st := &Stats{Material: space.Material().String(), Sides: map[string]SideStats{}}
 	for side := tb.White; side <= tb.Black; side++ {
 		total := SideStats{Win: map[int]uint64{}, Loss: map[int]uint64{}}
-		best := probe.Draw // the longest win's code
+		best := value.Draw // the longest win's code
 		for k := range codes {
 			for code, n := range codes[k][side] {
-				v := probe.Value(code)
+				v := value.Value(code)
 				total.Legal += n
 				switch {
 				case n == 0:
@@ -204,7 +206,7 @@ func (t *Table) legalCodes(k int, side tb.Color) []uint64 {
 	// full-board ones: count the codes of the whole king pair at once.
 	per := t.Space.PerKingPair()
 	codes := tallyCodes(t.Values[side][uint64(k)*per : uint64(k+1)*per])
-	codes[probe.Illegal] = 0
+	codes[value.Illegal] = 0
 	n := uint64(t.Space.Symmetries())
 	for v := range codes {
 		codes[v] *= n
@@ -215,9 +217,9 @@ func (t *Table) legalCodes(k int, side tb.Color) []uint64 {
 // firstHolding returns the first (lowest) indices, up to limit, of legal
 // positions of side holding value code v, given each king pair's codes
 // (legalCodes): only the king pairs that hold v are looked at.
-func (t *Table) firstHolding(side tb.Color, v probe.Value, codes [][2][]uint64, limit int) []uint64 {
+func (t *Table) firstHolding(side tb.Color, v value.Value, codes [][2][]uint64, limit int) []uint64 {
 	var found []uint64
-	if v == probe.Draw {
+	if v == value.Draw {
 		return nil
 	}
 	for k := range codes {
@@ -245,28 +247,28 @@ func (t *Table) Longest(side tb.Color) int {
 }
 
 // Census returns the number of legal positions of a side to move in a
-// table fresh from the generator (holes marked probe.Illegal) and its
+// table fresh from the generator (holes marked value.Illegal) and its
 // longest win in plies, or -1 if that side never wins.
 func (t *Table) Census(side tb.Color) (legal uint64, longest int) {
 	codes := tallyCodes(t.Values[side])
 	longest = -1
 	for code, n := range codes {
-		if v := probe.Value(code); n != 0 && v.IsWin() {
+		if v := value.Value(code); n != 0 && v.IsWin() {
 			longest = v.Plies()
 		}
 	}
-	return uint64(len(t.Values[side])) - codes[probe.Illegal], longest
+	return uint64(len(t.Values[side])) - codes[value.Illegal], longest
 }
 
 // tallyCodes counts values by code: codes[v] of them hold v (the slice is
 // as long as the largest code needs, and at least two). Four tallies,
 // one per value of every group of four, keep a run of equal values from
 // waiting on its own increments.
-func tallyCodes(values []probe.Value) []uint64 {
+func tallyCodes(values []value.Value) []uint64 {
 	const small = 1 << 9 // every code of a table up to 509 plies
 	var lanes [4][small]uint64
 	var codes []uint64
-	slow := func(v probe.Value) {
+	slow := func(v value.Value) {
 		if v < small {
 			lanes[0][v]++
 		} else {
@@ -291,7 +293,7 @@ func tallyCodes(values []probe.Value) []uint64 {
 	for _, v := range values[i:] {
 		slow(v)
 	}
-	codes = count(codes, int(probe.Illegal), 0)
+	codes = count(codes, int(value.Illegal), 0)
 	for v := range small {
 		if n := lanes[0][v] + lanes[1][v] + lanes[2][v] + lanes[3][v]; n != 0 {
 			codes = count(codes, v, n)

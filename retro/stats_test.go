@@ -4,7 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,11 +15,11 @@ func TestTallyCodes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 3, 4, 7, 1000, 4099} {
 		for _, top := range []int{2, 300, 512, 513, 70000} {
-			values := make([]probe.Value, n)
+			values := make([]value.Value, n)
 			for i := range values {
-				values[i] = probe.Value(rng.IntN(min(top, 1<<16)))
+				values[i] = value.Value(rng.IntN(min(top, 1<<16)))
 				if rng.IntN(8) == 0 { // runs of equal values
-					values[i] = probe.Win(7)
+					values[i] = value.Mate(7)
 				}
 			}
 			want := []uint64{0, 0}

@@ -3,17 +3,18 @@ package retro
 import (
 	"fmt"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/index"
-	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
 
 // Table is a solved table in memory: Values[side][index].
 type Table struct {
 	Space  *index.Space
-	Values [2][]probe.Value
+	Values [2][]value.Value
 	// HolesMarked says that every index that is not a legal canonical
-	// position holds probe.Illegal, as in a table fresh from the generator
+	// position holds value.Illegal, as in a table fresh from the generator
 	// (a table file stores copies of neighbouring values there instead), so
 	// a pass over the legal positions need not decode each index.
 	HolesMarked bool
@@ -33,7 +34,7 @@ func (t *Table) eachLegal(k int, side tb.Color, fn func(i uint64, n uint64)) {
 	per := space.PerKingPair()
 	values := t.Values[side][uint64(k)*per : uint64(k+1)*per]
 	for x, v := range values {
-		if v != probe.Illegal {
+		if v != value.Illegal {
 			fn(uint64(k)*per+uint64(x), n)
 		}
 	}
@@ -54,7 +55,7 @@ type Source func(m tb.Material) (*Table, error)
 // differ in metric, not in material or index.
 type captureValues interface {
 	site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) captureSite
-	valueAt(c tb.Color, t tb.PieceType, s captureSite) probe.Value
+	valueAt(c tb.Color, t tb.PieceType, s captureSite) value.Value
 }
 
 // captureSite is where a capture leads: the sub-table entry (side to move,
@@ -67,7 +68,7 @@ type captureSite struct {
 
 // captureValue returns the value of capture m in p for the side to move
 // after it.
-func captureValue(cv captureValues, p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) probe.Value {
+func captureValue(cv captureValues, p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) value.Value {
 	return cv.valueAt(c, t, cv.site(p, m, c, t))
 }
 
@@ -124,9 +125,9 @@ func (st *subTables) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType)
 	return captureSite{side: q.Side, index: j, ok: true}
 }
 
-func (st *subTables) valueAt(c tb.Color, t tb.PieceType, s captureSite) probe.Value {
+func (st *subTables) valueAt(c tb.Color, t tb.PieceType, s captureSite) value.Value {
 	if !s.ok {
-		return probe.Draw // KvK
+		return value.Draw // KvK
 	}
 	return st.table[c][t].Values[s.side][s.index]
 }

@@ -6,8 +6,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/index"
-	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -16,8 +17,8 @@ import (
 type MismatchError struct {
 	Material   tb.Material
 	FEN        string
-	Stored     probe.Value
-	Recomputed probe.Value
+	Stored     value.Value
+	Recomputed value.Value
 	Count      int64 // mismatches found in total
 }
 
@@ -96,7 +97,7 @@ func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opt
 	var firstMu sync.Mutex
 	err := g.parallel(ctx, "verify", 0, func(side tb.Color, k int) {
 		var moves tb.MoveList
-		want := make([]probe.Value, len(tables))
+		want := make([]value.Value, len(tables))
 		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
 			p.LegalMoves(&moves)
@@ -131,11 +132,11 @@ func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opt
 // oneMoveValues sets best[x] to the value of p (index i, king pair k) from
 // the values of its successors in tables[x], captures resolved by
 // resolvers[x]. Successor indices are computed once for all tables.
-func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []probe.Value) {
+func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []value.Value) {
 	if len(moves) == 0 {
-		v := probe.Draw
+		v := value.Draw
 		if p.InCheck(p.Side) {
-			v = probe.Loss(0)
+			v = value.Mate(0)
 		}
 		for x := range best {
 			best[x] = v
@@ -173,14 +174,14 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 			}
 		}
 		for x, table := range tables {
-			var v probe.Value
+			var v value.Value
 			if t != tb.NoPiece {
 				v = resolvers[x].valueAt(c, t, site)
 			} else {
 				v = table.Values[other][j]
 			}
 			v = v.Negate()
-			if n == 0 || probe.Compare(v, best[x]) > 0 {
+			if n == 0 || value.Compare(v, best[x]) > 0 {
 				best[x] = v
 			}
 		}

@@ -25,6 +25,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -227,7 +229,7 @@ func categoryCode(c probe.Category) C.int32_t {
 	return C.MTB_DRAW
 }
 
-func pliesOf(v probe.Value) C.int32_t {
+func pliesOf(v value.Value) C.int32_t {
 	if !v.IsMate() {
 		return -1
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/makruktb/makruktb/tb/value"
+
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/spf13/cobra"
@@ -60,7 +62,7 @@ type probeJSON struct {
 }
 
 // dtmField returns the mate distance in plies, or nil for a draw.
-func dtmField(v probe.Value) *int {
+func dtmField(v value.Value) *int {
 	if !v.IsMate() {
 		return nil
 	}
@@ -208,7 +210,7 @@ func writeJSON(w io.Writer, doc any) error {
 }
 
 // valueText describes a value for the side to move in words.
-func valueText(side tb.Color, v probe.Value) string {
+func valueText(side tb.Color, v value.Value) string {
 	switch {
 	case v.IsWin():
 		return fmt.Sprintf("%s mates in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
@@ -353,7 +355,7 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 }
 
 // afterText describes the position after a move.
-func afterText(side tb.Color, v probe.Value) string {
+func afterText(side tb.Color, v value.Value) string {
 	switch {
 	case v.IsLoss() && v.Plies() == 0:
 		return "checkmate"

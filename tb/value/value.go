@@ -1,4 +1,8 @@
-package probe
+// Package value is the value of a position in a table: a draw or a mate
+// distance in plies, always from the point of view of the side to move,
+// in the encoding the generator works in and the table files store. The
+// generator, the prober and the honour counts share it.
+package value
 
 import "fmt"
 
@@ -22,14 +26,17 @@ const (
 // MaxPlies is the largest mate distance a Value can hold.
 const MaxPlies = 1<<16 - 3
 
-// Win returns the value "the side to move mates in d plies" (d odd).
-func Win(d int) Value { return Value(d + 2) }
-
-// Loss returns the value "the side to move is mated in d plies" (d even).
-func Loss(d int) Value { return Value(d + 2) }
-
-// Mate returns the value for a mate distance of d plies, a win if d is odd.
+// Mate returns the value for a mate distance of d plies: the parity says
+// who mates, a win for the side to move if d is odd, a loss if it is even.
 func Mate(d int) Value { return Value(d + 2) }
+
+// MateIn returns the value "the side to move mates in n moves" (2n − 1
+// plies).
+func MateIn(n int) Value { return Mate(2*n - 1) }
+
+// MatedIn returns the value "the side to move is mated in n moves" (2n
+// plies; 0 is checkmated now).
+func MatedIn(n int) Value { return Mate(2 * n) }
 
 // IsMate reports whether v is a win or a loss.
 func (v Value) IsMate() bool { return v >= 2 }
@@ -82,4 +89,34 @@ func (v Value) String() string {
 		return fmt.Sprintf("win in %d plies", v.Plies())
 	}
 	return fmt.Sprintf("loss in %d plies", v.Plies())
+}
+
+// WDL is the game-theoretic result for the side to move.
+type WDL int8
+
+const (
+	LossWDL WDL = -1
+	DrawWDL WDL = 0
+	WinWDL  WDL = 1
+)
+
+func (w WDL) String() string {
+	switch w {
+	case WinWDL:
+		return "win"
+	case LossWDL:
+		return "loss"
+	}
+	return "draw"
+}
+
+// WDL returns the result the value stands for.
+func (v Value) WDL() WDL {
+	switch {
+	case v.IsWin():
+		return WinWDL
+	case v.IsLoss():
+		return LossWDL
+	}
+	return DrawWDL
 }
