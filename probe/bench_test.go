@@ -7,6 +7,7 @@ import (
 
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // positions returns n random legal positions of a table.
@@ -86,12 +87,12 @@ func BenchmarkJudgeWarm(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := range ps {
-		_, _ = tables.Judge(&ps[i], &tb.ThaiRules)
+		_, _ = tables.Judge(&ps[i], &honour.ThaiRules)
 	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		_, _ = tables.Judge(&ps[i&4095], &tb.ThaiRules)
+		_, _ = tables.Judge(&ps[i&4095], &honour.ThaiRules)
 		i++
 	}
 }

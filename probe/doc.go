@@ -11,13 +11,15 @@
 //
 // A position is looked up in the table of its canonical material (colours
 // swapped when needed, see index.Canonical); the file is opened on first
-// use and the block holding the value is decompressed into a bounded LRU
-// cache shared by all tables. Tables is safe for concurrent use. Errors are
-// typed: *MissingError (no table for the material), *PositionError (pawns,
-// too many pieces, illegal position), *CorruptError (naming the file and
-// offset; a damaged block never yields a value). Under Makruk's honour
-// counts, Judge and NextCount (count.go) turn a value.Value and a tb.Count into
-// the categories win, cursed-win, draw, blessed-loss and loss.
+// use and the block holding the value is decompressed into a bounded cache
+// shared by all tables, found without a lock. Tables is safe for
+// concurrent use. Errors are typed: *MissingError (no table for the
+// material), *PositionError (pawns, too many pieces, illegal position),
+// *CorruptError (naming the file and offset; a damaged block never yields
+// a value). Under Makruk's honour counts (package tb/honour), Judge,
+// JudgedMoves and JudgedLine (count.go) give each position its category —
+// win, cursed-win, draw, blessed-loss or loss — reading the DTB tables
+// where board's honour needs them.
 //
 // # File format, version 1
 //
@@ -48,9 +50,9 @@
 //	              content checksum) of B values (the last block of a side may
 //	              be shorter) of the given width
 //
-// Values are value.Value codes (package tb/value). Index holes and illegal positions are stored
-// as a copy of the previous legal value in the block, which compresses
-// best; the reader never looks at them.
+// Values are value.Value codes (package tb/value). Index holes and
+// illegal positions are stored as a copy of the previous legal value in
+// the block, which compresses best; the reader never looks at them.
 //
 // Files are written to a temporary name, synced and renamed, so a file
 // with the final name is always complete. The same values always give the

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 
 	"github.com/makruktb/makruktb/probe"
@@ -228,7 +229,7 @@ func TestJudgedLineUnderCount(t *testing.T) {
 	defer tables.Close()
 	p, err := tb.ParseFEN("8/8/8/8/8/3k4/2R5/KR6 w - - 0 1")
 	require.NoError(t, err)
-	line, err := tables.JudgedLine(&p, &tb.ThaiRules)
+	line, err := tables.JudgedLine(&p, &honour.ThaiRules)
 	require.NoError(t, err)
 	require.Len(t, line, 13)
 	end := p
@@ -240,9 +241,9 @@ func TestJudgedLineUnderCount(t *testing.T) {
 		if m.After.Value.Plies() > 0 {
 			mover := m.After.Category.Opposite()
 			if end.Side == tb.Black {
-				require.Equal(t, probe.CategoryCursedWin, mover, "White's move %d", i)
+				require.Equal(t, honour.CursedWin, mover, "White's move %d", i)
 			} else {
-				require.Equal(t, probe.CategoryBlessedLoss, mover, "Black's move %d", i)
+				require.Equal(t, honour.BlessedLoss, mover, "Black's move %d", i)
 			}
 		}
 	}
@@ -251,25 +252,25 @@ func TestJudgedLineUnderCount(t *testing.T) {
 	// A drawn position has no line.
 	d, err := tb.ParseFEN("8/8/8/8/8/8/8/K1k5 w - - 0 1")
 	require.NoError(t, err)
-	line, err = tables.JudgedLine(&d, &tb.ThaiRules)
+	line, err = tables.JudgedLine(&d, &honour.ThaiRules)
 	require.NoError(t, err)
 	require.Empty(t, line)
 }
 
 func TestBestJudged(t *testing.T) {
-	judged := func(cs ...probe.Category) []probe.JudgedMove {
+	judged := func(cs ...honour.Category) []probe.JudgedMove {
 		var out []probe.JudgedMove
 		for _, c := range cs {
-			out = append(out, probe.JudgedMove{After: probe.Judgement{Category: c.Opposite()}})
+			out = append(out, probe.JudgedMove{After: honour.Judgement{Category: c.Opposite()}})
 		}
 		return out
 	}
 	require.Equal(t, -1, probe.BestJudged(nil))
-	require.Equal(t, 1, probe.BestJudged(judged(probe.CategoryCursedWin, probe.CategoryWin, probe.CategoryWin)))
-	require.Equal(t, 0, probe.BestJudged(judged(probe.CategoryDraw, probe.CategoryBlessedLoss, probe.CategoryLoss)))
-	require.Equal(t, 2, probe.BestJudged(judged(probe.CategoryLoss, probe.CategoryLoss, probe.CategoryBlessedLoss)))
-	for _, c := range []probe.Category{probe.CategoryWin, probe.CategoryCursedWin, probe.CategoryDraw, probe.CategoryBlessedLoss, probe.CategoryLoss} {
+	require.Equal(t, 1, probe.BestJudged(judged(honour.CursedWin, honour.Win, honour.Win)))
+	require.Equal(t, 0, probe.BestJudged(judged(honour.Draw, honour.BlessedLoss, honour.Loss)))
+	require.Equal(t, 2, probe.BestJudged(judged(honour.Loss, honour.Loss, honour.BlessedLoss)))
+	for _, c := range []honour.Category{honour.Win, honour.CursedWin, honour.Draw, honour.BlessedLoss, honour.Loss} {
 		require.Equal(t, c, c.Opposite().Opposite())
 	}
-	require.Equal(t, probe.CategoryBlessedLoss, probe.CategoryCursedWin.Opposite())
+	require.Equal(t, honour.BlessedLoss, honour.CursedWin.Opposite())
 }

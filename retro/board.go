@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 
 	"github.com/makruktb/makruktb/tb"
@@ -30,18 +31,12 @@ import (
 // goal is a mate the winner can force, but not every forced mate passes
 // through a goal).
 
-// HasBoardHonour reports whether a material has a board's-honour count,
-// and so a DTB table: both sides have pieces besides the king.
-func HasBoardHonour(m tb.Material) bool {
-	return m.SidePieces(tb.White) > 0 && m.SidePieces(tb.Black) > 0
-}
-
 // boardCaptures resolves captures for DTB under rules: subs holds the DTM
 // tables of the materials where one side is bare and the DTB tables of the
 // others.
 type boardCaptures struct {
 	subs  *subTables
-	rules *tb.Rules
+	rules *honour.Rules
 }
 
 func (b *boardCaptures) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) captureSite {
@@ -51,7 +46,7 @@ func (b *boardCaptures) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceTy
 func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) value.Value {
 	v := b.subs.valueAt(c, t, s)
 	after := b.subs.after[c][t]
-	if HasBoardHonour(after) {
+	if honour.HasBoardHonour(after) {
 		return v // the board count goes on: the sub-table's DTB
 	}
 	// The capture bared side c, to move now under a fresh pieces' count
@@ -59,21 +54,10 @@ func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) value
 	if !v.IsLoss() {
 		return value.Draw
 	}
-	if limit, unlimited := goalLimit(b.rules, after, c); unlimited || v.Plies() <= limit {
+	if limit, unlimited := b.rules.GoalPlies(after, c); unlimited || v.Plies() <= limit {
 		return value.Mate(0) // the goal: a win inside the fresh count
 	}
 	return value.Draw
-}
-
-// goalLimit returns the longest mate, in plies, that makes a capture
-// leaving side bare in material after a goal under r: the mate must fit
-// the fresh pieces' count. Without a count any mate does (unlimited).
-func goalLimit(r *tb.Rules, after tb.Material, bare tb.Color) (plies int, unlimited bool) {
-	count := r.FreshCountFor(after, bare)
-	if count.Kind == tb.NoCountKind {
-		return 0, true
-	}
-	return r.MatingPlies(count), false
 }
 
 // GoalsIncluded reports whether every DTB goal under narrow is a goal
@@ -83,7 +67,7 @@ func goalLimit(r *tb.Rules, after tb.Material, bare tb.Color) (plies int, unlimi
 // too) and a narrow loss a wide loss, so a wide DTB draw is a narrow DTB
 // draw: GenerateDTB under narrow may take those draws from the wide table
 // (Options.Draws). Thai includes cambodian: its limits are a move longer.
-func GoalsIncluded(narrow, wide *tb.Rules, m tb.Material) bool {
+func GoalsIncluded(narrow, wide *honour.Rules, m tb.Material) bool {
 	for _, x := range Dependencies(m) {
 		for c := tb.White; c <= tb.Black; c++ {
 			for t := tb.Rook; t <= tb.Met; t++ {
@@ -92,11 +76,11 @@ func GoalsIncluded(narrow, wide *tb.Rules, m tb.Material) bool {
 				}
 				after := x
 				after.Counts[c][t]--
-				if HasBoardHonour(after) || after.SidePieces(c.Other()) == 0 {
+				if honour.HasBoardHonour(after) || after.SidePieces(c.Other()) == 0 {
 					continue // the board count goes on, or only the kings are left
 				}
-				n, nUnlimited := goalLimit(narrow, after, c)
-				w, wUnlimited := goalLimit(wide, after, c)
+				n, nUnlimited := narrow.GoalPlies(after, c)
+				w, wUnlimited := wide.GoalPlies(after, c)
 				if !wUnlimited && (nUnlimited || n > w) {
 					return false
 				}
@@ -111,15 +95,15 @@ func GoalsIncluded(narrow, wide *tb.Rules, m tb.Material) bool {
 // (rules r) of any other.
 func boardSource(dtm, dtb Source) Source {
 	return func(m tb.Material) (*Table, error) {
-		if HasBoardHonour(m) {
+		if honour.HasBoardHonour(m) {
 			return dtb(m)
 		}
 		return dtm(m)
 	}
 }
 
-func loadBoardCaptures(m tb.Material, r *tb.Rules, dtm, dtb Source) (*boardCaptures, error) {
-	if !HasBoardHonour(m) {
+func loadBoardCaptures(m tb.Material, r *honour.Rules, dtm, dtb Source) (*boardCaptures, error) {
+	if !honour.HasBoardHonour(m) {
 		return nil, fmt.Errorf("%s: one side is bare, so no board's honour and no DTB", m)
 	}
 	if r.BoardPlies <= 0 {
@@ -141,7 +125,7 @@ func loadBoardCaptures(m tb.Material, r *tb.Rules, dtm, dtb Source) (*boardCaptu
 // table without generating their moves, or from opts.Draws, m's DTB table
 // under a profile whose goals include those of r (GoalsIncluded), which
 // has more of them.
-func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Source, opts Options) (t *Table, err error) {
+func GenerateDTB(ctx context.Context, m tb.Material, r *honour.Rules, dtm, dtb Source, opts Options) (t *Table, err error) {
 	defer wrapError(&err, "generate %s.%s", m, r.Name)
 	space, err := newSpace(m, opts)
 	if err != nil {
@@ -166,7 +150,7 @@ func GenerateDTB(ctx context.Context, m tb.Material, r *tb.Rules, dtm, dtb Sourc
 // VerifyDTB checks a DTB table as Verify checks a DTM table: every stored
 // value against a one-ply search over its successors, captures resolved by
 // the DTM and DTB sub-tables as in GenerateDTB.
-func VerifyDTB(ctx context.Context, table *Table, r *tb.Rules, dtm, dtb Source, opts Options) error {
+func VerifyDTB(ctx context.Context, table *Table, r *honour.Rules, dtm, dtb Source, opts Options) error {
 	return verifyOne(ctx, Check{Table: table, Rules: r, DTM: dtm, DTB: dtb}, opts)
 }
 
@@ -176,12 +160,12 @@ func VerifyDTB(ctx context.Context, table *Table, r *tb.Rules, dtm, dtb Source, 
 func BoardDependencies(m tb.Material) (dtb, dtm []tb.Material) {
 	seenDTM := map[tb.Material]bool{}
 	for _, x := range Dependencies(m) {
-		if !HasBoardHonour(x) {
+		if !honour.HasBoardHonour(x) {
 			continue
 		}
 		dtb = append(dtb, x)
 		for _, sub := range x.Captures() {
-			if canon, _ := sub.Canonical(); !HasBoardHonour(canon) && canon.Pieces() > 2 && !seenDTM[canon] {
+			if canon, _ := sub.Canonical(); !honour.HasBoardHonour(canon) && canon.Pieces() > 2 && !seenDTM[canon] {
 				seenDTM[canon] = true
 				dtm = append(dtm, canon)
 			}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 
 	"github.com/makruktb/makruktb/tb"
@@ -18,7 +19,7 @@ var (
 	boardSolved = map[string]map[tb.Material]*Table{}
 )
 
-func solveDTB(t testing.TB, name string, r *tb.Rules) *Table {
+func solveDTB(t testing.TB, name string, r *honour.Rules) *Table {
 	t.Helper()
 	var get Source
 	get = func(m tb.Material) (*Table, error) {
@@ -82,9 +83,9 @@ func TestDTBKRvKN(t *testing.T) {
 		t.Skip("4-piece DTB")
 	}
 	dtm := solve(t, "KRvKN")
-	dtb := solveDTB(t, "KRvKN", &tb.ThaiRules)
-	require.NoError(t, VerifyDTB(context.Background(), dtb, &tb.ThaiRules, shared.get, func(m tb.Material) (*Table, error) {
-		return solveDTB(t, m.String(), &tb.ThaiRules), nil
+	dtb := solveDTB(t, "KRvKN", &honour.ThaiRules)
+	require.NoError(t, VerifyDTB(context.Background(), dtb, &honour.ThaiRules, shared.get, func(m tb.Material) (*Table, error) {
+		return solveDTB(t, m.String(), &honour.ThaiRules), nil
 	}, Options{}))
 	require.Positive(t, checkAgainstDTM(t, dtm, dtb), "some wins are wins only without the count")
 
@@ -111,9 +112,9 @@ func TestDTBKSvKM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4-piece DTB")
 	}
-	dtb := solveDTB(t, "KSvKM", &tb.CambodianRules)
-	require.NoError(t, VerifyDTB(context.Background(), dtb, &tb.CambodianRules, shared.get, func(m tb.Material) (*Table, error) {
-		return solveDTB(t, m.String(), &tb.CambodianRules), nil
+	dtb := solveDTB(t, "KSvKM", &honour.CambodianRules)
+	require.NoError(t, VerifyDTB(context.Background(), dtb, &honour.CambodianRules, shared.get, func(m tb.Material) (*Table, error) {
+		return solveDTB(t, m.String(), &honour.CambodianRules), nil
 	}, Options{}))
 	checkAgainstDTM(t, solve(t, "KSvKM"), dtb)
 }
@@ -127,15 +128,15 @@ func TestVerifyTogether(t *testing.T) {
 		t.Skip("4-piece DTB")
 	}
 	dtm := solve(t, "KRvKN")
-	thai := solveDTB(t, "KRvKN", &tb.ThaiRules)
-	cambodian := solveDTB(t, "KRvKN", &tb.CambodianRules)
-	dtbOf := func(r *tb.Rules) Source {
+	thai := solveDTB(t, "KRvKN", &honour.ThaiRules)
+	cambodian := solveDTB(t, "KRvKN", &honour.CambodianRules)
+	dtbOf := func(r *honour.Rules) Source {
 		return func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), r), nil }
 	}
 	checks := []Check{
 		{Table: dtm, DTM: shared.get},
-		{Table: thai, Rules: &tb.ThaiRules, DTM: shared.get, DTB: dtbOf(&tb.ThaiRules)},
-		{Table: cambodian, Rules: &tb.CambodianRules, DTM: shared.get, DTB: dtbOf(&tb.CambodianRules)},
+		{Table: thai, Rules: &honour.ThaiRules, DTM: shared.get, DTB: dtbOf(&honour.ThaiRules)},
+		{Table: cambodian, Rules: &honour.CambodianRules, DTM: shared.get, DTB: dtbOf(&honour.CambodianRules)},
 	}
 	errs, err := VerifyTogether(context.Background(), checks, Options{})
 	require.NoError(t, err)
@@ -163,9 +164,9 @@ func TestVerifyTogether(t *testing.T) {
 }
 
 func TestDTBErrors(t *testing.T) {
-	_, err := GenerateDTB(context.Background(), tb.MustParseMaterial("KRRvK"), &tb.ThaiRules, shared.get, shared.get, Options{})
+	_, err := GenerateDTB(context.Background(), tb.MustParseMaterial("KRRvK"), &honour.ThaiRules, shared.get, shared.get, Options{})
 	require.ErrorContains(t, err, "one side is bare")
-	_, err = GenerateDTB(context.Background(), tb.MustParseMaterial("KRvKN"), &tb.ASEANRules, shared.get, shared.get, Options{})
+	_, err = GenerateDTB(context.Background(), tb.MustParseMaterial("KRvKN"), &honour.ASEANRules, shared.get, shared.get, Options{})
 	require.ErrorContains(t, err, "no board's honour")
 }
 
@@ -192,10 +193,10 @@ func TestBoardCountsKRvKN(t *testing.T) {
 		t.Skip("4-piece DTB")
 	}
 	dtm := solve(t, "KRvKN")
-	dtb := solveDTB(t, "KRvKN", &tb.ThaiRules)
+	dtb := solveDTB(t, "KRvKN", &honour.ThaiRules)
 	st, err := ComputeStats(context.Background(), dtm, Options{})
 	require.NoError(t, err)
-	counts, err := BoardCounts(context.Background(), dtm, dtb, &tb.ThaiRules, Options{})
+	counts, err := BoardCounts(context.Background(), dtm, dtb, &honour.ThaiRules, Options{})
 	require.NoError(t, err)
 	for _, side := range []string{"w", "b"} {
 		s, c := st.Sides[side], counts[side]
@@ -225,10 +226,10 @@ func TestStatsWithMarkedHoles(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, slow, fast, name)
 
-		dtb := solveDTB(t, name, &tb.ThaiRules)
-		fastCounts, err := BoardCounts(context.Background(), unmarked(dtm), dtb, &tb.ThaiRules, Options{})
+		dtb := solveDTB(t, name, &honour.ThaiRules)
+		fastCounts, err := BoardCounts(context.Background(), unmarked(dtm), dtb, &honour.ThaiRules, Options{})
 		require.NoError(t, err)
-		slowCounts, err := BoardCounts(context.Background(), unmarked(dtm), unmarked(dtb), &tb.ThaiRules, Options{})
+		slowCounts, err := BoardCounts(context.Background(), unmarked(dtm), unmarked(dtb), &honour.ThaiRules, Options{})
 		require.NoError(t, err)
 		require.Equal(t, slowCounts, fastCounts, name)
 	}
@@ -243,25 +244,25 @@ func TestDrawsFromWiderProfile(t *testing.T) {
 		t.Skip("4-piece DTB")
 	}
 	m := tb.MustParseMaterial("KRvKN")
-	require.True(t, GoalsIncluded(&tb.CambodianRules, &tb.ThaiRules, m))
-	require.False(t, GoalsIncluded(&tb.ThaiRules, &tb.CambodianRules, m))
-	require.True(t, GoalsIncluded(&tb.ThaiRules, &tb.ThaiRules, m))
-	require.True(t, GoalsIncluded(&tb.ThaiRules, &tb.NoRules, m))
-	require.False(t, GoalsIncluded(&tb.NoRules, &tb.ThaiRules, m))
+	require.True(t, GoalsIncluded(&honour.CambodianRules, &honour.ThaiRules, m))
+	require.False(t, GoalsIncluded(&honour.ThaiRules, &honour.CambodianRules, m))
+	require.True(t, GoalsIncluded(&honour.ThaiRules, &honour.ThaiRules, m))
+	require.True(t, GoalsIncluded(&honour.ThaiRules, &honour.NoRules, m))
+	require.False(t, GoalsIncluded(&honour.NoRules, &honour.ThaiRules, m))
 
-	thai := solveDTB(t, "KRvKN", &tb.ThaiRules)
-	plain := solveDTB(t, "KRvKN", &tb.CambodianRules)
-	dtb := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &tb.CambodianRules), nil }
-	fast, err := GenerateDTB(context.Background(), m, &tb.CambodianRules, shared.get, dtb, Options{Draws: thai})
+	thai := solveDTB(t, "KRvKN", &honour.ThaiRules)
+	plain := solveDTB(t, "KRvKN", &honour.CambodianRules)
+	dtb := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &honour.CambodianRules), nil }
+	fast, err := GenerateDTB(context.Background(), m, &honour.CambodianRules, shared.get, dtb, Options{Draws: thai})
 	require.NoError(t, err)
 	require.Equal(t, plain.Values, fast.Values)
 	// The other way round the cambodian draws include thai wins.
-	thaiDTB := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &tb.ThaiRules), nil }
-	wrong, err := GenerateDTB(context.Background(), m, &tb.ThaiRules, shared.get, thaiDTB, Options{Draws: plain})
+	thaiDTB := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &honour.ThaiRules), nil }
+	wrong, err := GenerateDTB(context.Background(), m, &honour.ThaiRules, shared.get, thaiDTB, Options{Draws: plain})
 	require.NoError(t, err)
 	require.NotEqual(t, thai.Values, wrong.Values)
 
-	_, err = GenerateDTB(context.Background(), m, &tb.CambodianRules, shared.get, dtb, Options{Draws: solve(t, "KRvKR")})
+	_, err = GenerateDTB(context.Background(), m, &honour.CambodianRules, shared.get, dtb, Options{Draws: solve(t, "KRvKR")})
 	require.ErrorContains(t, err, "table of KRvKR given for the draws of KRvKN")
 	_, err = Generate(context.Background(), tb.MustParseMaterial("KRvK"), shared.get, Options{Draws: thai})
 	require.ErrorContains(t, err, "DTM takes no draws")

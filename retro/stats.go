@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 
-	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -63,20 +63,20 @@ type CountStats struct {
 }
 
 // countStats classifies one side's histogram under rules r.
-func countStats(s SideStats, m tb.Material, side tb.Color, r *tb.Rules) CountStats {
+func countStats(s SideStats, m tb.Material, side tb.Color, r *honour.Rules) CountStats {
 	c := r.FreshCountFor(m, side)
 	cs := CountStats{Draw: s.Draw}
 	add := func(h map[int]uint64) {
 		for d, n := range h {
 			v := value.Mate(d)
-			switch j := probe.Judge(v, c, r); {
+			switch j := r.Judge(v, c); {
 			case !j.Exact:
 				cs.Unknown += n
-			case j.Category == probe.CategoryWin:
+			case j.Category == honour.Win:
 				cs.Win += n
-			case j.Category == probe.CategoryCursedWin:
+			case j.Category == honour.CursedWin:
 				cs.CursedWin += n
-			case j.Category == probe.CategoryLoss:
+			case j.Category == honour.Loss:
 				cs.Loss += n
 			default:
 				cs.BlessedLoss += n
@@ -91,7 +91,7 @@ func countStats(s SideStats, m tb.Material, side tb.Color, r *tb.Rules) CountSta
 // BoardCounts classifies the positions of a material with pieces on both
 // sides under a fresh board's-honour count of rules r (count at ply 0),
 // from its DTM and DTB tables: full board, every legal placement once.
-func BoardCounts(ctx context.Context, dtm, dtb *Table, r *tb.Rules, opts Options) (map[string]CountStats, error) {
+func BoardCounts(ctx context.Context, dtm, dtb *Table, r *honour.Rules, opts Options) (map[string]CountStats, error) {
 	space := dtm.Space
 	if dtb.Space.Material() != space.Material() {
 		return nil, fmt.Errorf("DTB table of %s given for %s", dtb.Material(), dtm.Material())
@@ -107,16 +107,16 @@ func BoardCounts(ctx context.Context, dtm, dtb *Table, r *tb.Rules, opts Options
 			holes = dtm
 		}
 		holes.eachLegal(k, side, func(i uint64, n uint64) {
-			switch probe.JudgeBoard(dtm.Values[side][i], dtb.Values[side][i], c, r).Category {
-			case probe.CategoryWin:
+			switch r.JudgeBoard(dtm.Values[side][i], dtb.Values[side][i], c).Category {
+			case honour.Win:
 				cs.Win += n
-			case probe.CategoryCursedWin:
+			case honour.CursedWin:
 				cs.CursedWin += n
-			case probe.CategoryDraw:
+			case honour.Draw:
 				cs.Draw += n
-			case probe.CategoryBlessedLoss:
+			case honour.BlessedLoss:
 				cs.BlessedLoss += n
-			case probe.CategoryLoss:
+			case honour.Loss:
 				cs.Loss += n
 			}
 		})
@@ -185,7 +185,7 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 		st.Sides[side.String()] = total
 	}
 	st.Count = map[string]map[string]CountStats{}
-	for _, r := range tb.BuiltinRules() {
+	for _, r := range honour.BuiltinRules() {
 		st.Count[r.Name] = map[string]CountStats{}
 		for side := tb.White; side <= tb.Black; side++ {
 			st.Count[r.Name][side.String()] = countStats(st.Sides[side.String()], space.Material(), side, &r)

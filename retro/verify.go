@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 
 	"github.com/makruktb/makruktb/index"
@@ -44,7 +45,7 @@ func Verify(ctx context.Context, table *Table, src Source, opts Options) error {
 // side) and DTB (the DTB tables under Rules of the others).
 type Check struct {
 	Table    *Table
-	Rules    *tb.Rules
+	Rules    *honour.Rules
 	DTM, DTB Source
 }
 

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 
 	"github.com/makruktb/makruktb/probe"
@@ -42,12 +43,12 @@ var (
 	lastHandle atomic.Uintptr
 
 	rulesMu   sync.Mutex
-	rulesList atomic.Pointer[[]*tb.Rules] // by id; copied on append
+	rulesList atomic.Pointer[[]*honour.Rules] // by id; copied on append
 )
 
 func init() {
-	builtin := []*tb.Rules{}
-	for _, r := range []tb.Rules{tb.ThaiRules, tb.CambodianRules, tb.ASEANRules, tb.NoRules} {
+	builtin := []*honour.Rules{}
+	for _, r := range []honour.Rules{honour.ThaiRules, honour.CambodianRules, honour.ASEANRules, honour.NoRules} {
 		builtin = append(builtin, &r)
 	}
 	rulesList.Store(&builtin)
@@ -102,7 +103,7 @@ func tablesOf(name string, h C.mtb_tables) (*probe.Tables, status) {
 	return t.(*probe.Tables), C.MTB_OK
 }
 
-func rulesOf(name string, id C.int) (*tb.Rules, status) {
+func rulesOf(name string, id C.int) (*honour.Rules, status) {
 	list := *rulesList.Load()
 	if id < 0 || int(id) >= len(list) {
 		return nil, argumentError("%s: %d is not a rules id", name, int(id))
@@ -165,13 +166,13 @@ func mtb_load_rules(path *C.char, id *C.int) (s status) {
 	if path == nil || id == nil {
 		return argumentError("mtb_load_rules: NULL argument")
 	}
-	r, err := tb.LookupRules(C.GoString(path))
+	r, err := honour.LookupRules(C.GoString(path))
 	if err != nil {
 		return fail(C.MTB_ERR_ARGUMENT, err)
 	}
 	rulesMu.Lock()
 	defer rulesMu.Unlock()
-	list := append([]*tb.Rules(nil), *rulesList.Load()...)
+	list := append([]*honour.Rules(nil), *rulesList.Load()...)
 	list = append(list, &r)
 	rulesList.Store(&list)
 	*id = C.int(len(list) - 1)
@@ -215,15 +216,15 @@ func positionOf(name string, cp *C.mtb_position) (tb.Position, status) {
 }
 
 // categoryCode is the C result of a category.
-func categoryCode(c probe.Category) C.int32_t {
+func categoryCode(c honour.Category) C.int32_t {
 	switch c {
-	case probe.CategoryWin:
+	case honour.Win:
 		return C.MTB_WIN
-	case probe.CategoryCursedWin:
+	case honour.CursedWin:
 		return C.MTB_CURSED_WIN
-	case probe.CategoryBlessedLoss:
+	case honour.BlessedLoss:
 		return C.MTB_BLESSED_LOSS
-	case probe.CategoryLoss:
+	case honour.Loss:
 		return C.MTB_LOSS
 	}
 	return C.MTB_DRAW
@@ -334,7 +335,7 @@ func probeRoot(name string, h C.mtb_tables, p *tb.Position, rulesID C.int, value
 	if j.Exact {
 		value.exact = 1
 	}
-	if count.Kind != tb.NoCountKind {
+	if count.Kind != honour.NoCountKind {
 		value.count_limit, value.count_ply = C.int32_t(count.Limit), C.int32_t(count.Ply)
 	}
 

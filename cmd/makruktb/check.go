@@ -6,6 +6,7 @@ import (
 
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/spf13/cobra"
 )
 
@@ -103,7 +104,7 @@ func plies(n int) string {
 // judgeVerdict gives the verdict on a judged position, e.g. "White wins:
 // mate in 7 moves; pieces' honour, limit 8 moves, count at ply 8 → 8
 // plies left → DRAW by the count (cursed-win)".
-func judgeVerdict(pos *tb.Position, j probe.Judgement, r *tb.Rules) verdict {
+func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict {
 	v := j.Value
 	winner := pos.Side
 	if v.IsLoss() {
@@ -120,12 +121,12 @@ func judgeVerdict(pos *tb.Position, j probe.Judgement, r *tb.Rules) verdict {
 	fmt.Fprintf(&b, "%s wins: mate in %s (%s)", winner.Name(), countMoves(v.Moves()), countPlies(v.Plies()))
 	c := j.Count
 	switch c.Kind {
-	case tb.NoCountKind:
+	case honour.NoCountKind:
 		fmt.Fprintf(&b, "; no count runs (%s rules) → WIN", r.Name)
 		return verdict{wins, b.String()}
-	case tb.PiecesCount:
+	case honour.PiecesCount:
 		b.WriteString("; pieces' honour")
-	case tb.BoardCount:
+	case honour.BoardCount:
 		b.WriteString("; board's honour")
 	}
 	left := r.MatingPlies(c) - 1
@@ -138,7 +139,7 @@ func judgeVerdict(pos *tb.Position, j probe.Judgement, r *tb.Rules) verdict {
 	case !j.Exact:
 		fmt.Fprintf(&b, "cannot tell without the board's-honour table %s (makruktb gen makes it)", probe.BoardFileName(tb.MaterialOf(pos), r.Name))
 		return verdict{resultUnknown, b.String()}
-	case j.Category == probe.CategoryWin || j.Category == probe.CategoryLoss:
+	case j.Category == honour.Win || j.Category == honour.Loss:
 		fmt.Fprintf(&b, "%s WINS within the count", winner.Name())
 		return verdict{wins, b.String()}
 	}

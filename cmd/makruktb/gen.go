@@ -14,6 +14,7 @@ import (
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -63,13 +64,13 @@ an interrupted run never leaves a file that looks complete.`,
 
 // boardProfiles reads the --dtb list: built-in profiles with a board's
 // honour.
-func boardProfiles(list string) ([]tb.Rules, error) {
-	var out []tb.Rules
+func boardProfiles(list string) ([]honour.Rules, error) {
+	var out []honour.Rules
 	if list == "none" || list == "" {
 		return nil, nil
 	}
 	for _, name := range strings.Split(list, ",") {
-		r, err := tb.LookupRules(strings.TrimSpace(name))
+		r, err := honour.LookupRules(strings.TrimSpace(name))
 		if err != nil {
 			return nil, fmt.Errorf("--dtb: %w", err)
 		}
@@ -84,7 +85,7 @@ func boardProfiles(list string) ([]tb.Rules, error) {
 // job is one table to generate: its id and, for DTB, its rules.
 type job struct {
 	id    tableID
-	rules *tb.Rules
+	rules *honour.Rules
 	// target: named on the command line (--force regenerates it).
 	target bool
 }
@@ -93,7 +94,7 @@ type job struct {
 // repeats: every DTM table, then the DTB tables of each profile for the
 // materials with pieces on both sides (a DTB table needs the DTM tables of
 // its bare sub-materials and the DTB tables of the others, all earlier).
-func plan(targets []tb.Material, profiles []tb.Rules) []job {
+func plan(targets []tb.Material, profiles []honour.Rules) []job {
 	var order []tb.Material
 	seen := map[tb.Material]bool{}
 	for _, t := range targets {
@@ -115,7 +116,7 @@ func plan(targets []tb.Material, profiles []tb.Rules) []job {
 	}
 	for _, m := range order {
 		for i := range profiles {
-			if retro.HasBoardHonour(m) {
+			if honour.HasBoardHonour(m) {
 				jobs = append(jobs, job{id: tableID{m, profiles[i].Name}, rules: &profiles[i], target: isTarget[m]})
 			}
 		}
@@ -260,8 +261,8 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 // widerBoardTable returns a DTB table of m already in dir under a built-in
 // profile whose goals include those of r, whose draws the DTB generation
 // under r may take (retro.GoalsIncluded); nil if there is none.
-func widerBoardTable(dir string, m tb.Material, r *tb.Rules, cache *tableCache) (*retro.Table, error) {
-	for _, w := range tb.BuiltinRules() {
+func widerBoardTable(dir string, m tb.Material, r *honour.Rules, cache *tableCache) (*retro.Table, error) {
+	for _, w := range honour.BuiltinRules() {
 		id := tableID{m, w.Name}
 		if w.Name == r.Name || w.BoardPlies == 0 || !present(dir, id) || !retro.GoalsIncluded(r, &w, m) {
 			continue
@@ -329,7 +330,7 @@ func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cach
 		if err != nil {
 			return "", err
 		}
-		return countDrawShare(st.Count[tb.ThaiRules.Name]), nil
+		return countDrawShare(st.Count[honour.ThaiRules.Name]), nil
 	}
 	dtm, err := cache.get(j.id.material)
 	if err != nil {
@@ -340,7 +341,7 @@ func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cach
 		return "", err
 	}
 	share := countDrawShare(counts)
-	if j.rules.Name == tb.ThaiRules.Name {
+	if j.rules.Name == honour.ThaiRules.Name {
 		name := j.id.material.String()
 		err = editTableList(dir, func(rows map[string]string) {
 			if row, ok := rows[name]; ok {

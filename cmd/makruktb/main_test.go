@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/data"
-	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/stretchr/testify/require"
 )
 
@@ -292,8 +292,8 @@ func TestBoardHonour(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &st))
 	thai := st.Count["thai"]["w"]
-	for _, c := range []probe.Category{probe.CategoryWin, probe.CategoryCursedWin, probe.CategoryDraw, probe.CategoryBlessedLoss, probe.CategoryLoss} {
-		require.Contains(t, thai, string(c), "stats --json spells the categories as probe does")
+	for _, c := range []honour.Category{honour.Win, honour.CursedWin, honour.Draw, honour.BlessedLoss, honour.Loss} {
+		require.Contains(t, thai, c.String(), "stats --json spells the categories as probe does")
 	}
 	require.Zero(t, thai["unknown"])
 	require.Positive(t, thai["cursed-win"])
@@ -330,7 +330,7 @@ func TestVerifyArguments(t *testing.T) {
 // profile, sub-materials before the materials that capture into them.
 func TestPlanOrder(t *testing.T) {
 	var names []string
-	for _, j := range plan([]tb.Material{tb.MustParseMaterial("KRNvKR")}, []tb.Rules{tb.ThaiRules}) {
+	for _, j := range plan([]tb.Material{tb.MustParseMaterial("KRNvKR")}, []honour.Rules{honour.ThaiRules}) {
 		names = append(names, j.id.String())
 	}
 	pos := map[string]int{}

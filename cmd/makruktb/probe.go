@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 
 	"github.com/makruktb/makruktb/probe"
@@ -75,14 +76,14 @@ func dtmField(v value.Value) *int {
 type probed struct {
 	pos       tb.Position
 	tables    *probe.Tables
-	rules     tb.Rules
-	judgement probe.Judgement
+	rules     honour.Rules
+	judgement honour.Judgement
 }
 
 // probePosition looks up the rules, parses the FEN given as arguments,
 // opens the tables and judges the position.
 func probePosition(dir, rulesName string, args []string) (*probed, error) {
-	rules, err := tb.LookupRules(rulesName)
+	rules, err := honour.LookupRules(rulesName)
 	if err != nil {
 		return nil, err
 	}
@@ -143,12 +144,12 @@ prints a document in the conventions of the lichess tablebase API.`,
 
 // judgedProbe is a position and its moves judged under a count.
 type judgedProbe struct {
-	position probe.Judgement
+	position honour.Judgement
 	moves    []probe.JudgedMove
 }
 
 // judgePosition judges pos and its moves under rules r.
-func judgePosition(t *probe.Tables, pos *tb.Position, r *tb.Rules) (judgedProbe, error) {
+func judgePosition(t *probe.Tables, pos *tb.Position, r *honour.Rules) (judgedProbe, error) {
 	j, err := t.Judge(pos, r)
 	if err != nil {
 		return judgedProbe{}, err
@@ -157,21 +158,21 @@ func judgePosition(t *probe.Tables, pos *tb.Position, r *tb.Rules) (judgedProbe,
 	return judgedProbe{position: j, moves: moves}, err
 }
 
-func newPositionJSON(pos *tb.Position, j probe.Judgement, r *tb.Rules) positionJSON {
+func newPositionJSON(pos *tb.Position, j honour.Judgement, r *honour.Rules) positionJSON {
 	v := j.Value
 	return positionJSON{
 		FEN:      pos.FEN(),
 		Material: tb.MaterialOf(pos).String(),
 		WDL:      v.WDL().String(),
 		DTM:      dtmField(v),
-		Category: string(j.Category),
+		Category: j.Category.String(),
 		Exact:    j.Exact,
 		DTB:      dtmField(j.DTB),
 		Count:    newCountJSON(j.Count, r),
 	}
 }
 
-func newProbeJSON(pos *tb.Position, j judgedProbe, r *tb.Rules) probeJSON {
+func newProbeJSON(pos *tb.Position, j judgedProbe, r *honour.Rules) probeJSON {
 	doc := probeJSON{positionJSON: newPositionJSON(pos, j.position, r), Moves: []moveJSON{}}
 	if i := probe.BestJudged(j.moves); i >= 0 {
 		doc.Best = j.moves[i].Move.String()
@@ -179,16 +180,16 @@ func newProbeJSON(pos *tb.Position, j judgedProbe, r *tb.Rules) probeJSON {
 	for _, m := range j.moves {
 		a := m.After.Value
 		doc.Moves = append(doc.Moves, moveJSON{
-			UCI: m.Move.String(), FEN: fenAfter(pos, m), WDL: a.WDL().String(), DTM: dtmField(a), Category: string(m.After.Category),
+			UCI: m.Move.String(), FEN: fenAfter(pos, m), WDL: a.WDL().String(), DTM: dtmField(a), Category: m.After.Category.String(),
 		})
 	}
 	return doc
 }
 
-func newCountJSON(c tb.Count, r *tb.Rules) countJSON {
+func newCountJSON(c honour.Count, r *honour.Rules) countJSON {
 	return countJSON{
 		Rules: r.Name, Kind: string(c.Kind), Limit: c.Limit, Ply: c.Ply, Remaining: max(c.Remaining(), 0),
-		Expired: c.Kind != tb.NoCountKind && r.MatingPlies(c) <= 0,
+		Expired: c.Kind != honour.NoCountKind && r.MatingPlies(c) <= 0,
 	}
 }
 
@@ -197,7 +198,7 @@ func newCountJSON(c tb.Count, r *tb.Rules) countJSON {
 func fenAfter(pos *tb.Position, m probe.JudgedMove) string {
 	q := pos.Play(m.Move)
 	q.CountLimit, q.CountPly = tb.NoCount, 0
-	if c := m.After.Count; c.Kind != tb.NoCountKind {
+	if c := m.After.Count; c.Kind != honour.NoCountKind {
 		q.CountLimit, q.CountPly = c.Limit, c.Ply
 	}
 	return q.FEN()
@@ -222,7 +223,7 @@ func valueText(side tb.Color, v value.Value) string {
 	return "draw"
 }
 
-func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe, r *tb.Rules) {
+func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe, r *honour.Rules) {
 	v := j.position.Value
 	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), valueText(pos.Side, v), j.position.Category)
 	if !j.position.Exact {
@@ -267,7 +268,7 @@ type stepJSON struct {
 }
 
 // judgeLine judges pos under r and follows its count-aware optimal line.
-func judgeLine(t *probe.Tables, pos *tb.Position, r *tb.Rules) (lineJSON, error) {
+func judgeLine(t *probe.Tables, pos *tb.Position, r *honour.Rules) (lineJSON, error) {
 	j, err := t.Judge(pos, r)
 	if err != nil {
 		return lineJSON{}, err
@@ -281,7 +282,7 @@ func judgeLine(t *probe.Tables, pos *tb.Position, r *tb.Rules) (lineJSON, error)
 	for _, m := range line {
 		doc.Moves = append(doc.Moves, stepJSON{
 			UCI: m.Move.String(), FEN: fenAfter(&cur, m), DTM: dtmField(m.After.Value),
-			Category: string(m.After.Category), Count: newCountJSON(m.After.Count, r),
+			Category: m.After.Category.String(), Count: newCountJSON(m.After.Count, r),
 		})
 		cur = cur.Play(m.Move)
 	}
@@ -366,8 +367,8 @@ func afterText(side tb.Color, v value.Value) string {
 }
 
 // countText shows a running count, e.g. "count 9/16 (pieces)".
-func countText(c tb.Count) string {
-	if c.Kind == tb.NoCountKind {
+func countText(c honour.Count) string {
+	if c.Kind == honour.NoCountKind {
 		return ""
 	}
 	return fmt.Sprintf("count %d/%d (%s)", c.Ply, c.Limit, c.Kind)

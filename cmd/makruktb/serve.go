@@ -21,6 +21,7 @@ import (
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/spf13/cobra"
 )
 
@@ -275,15 +276,15 @@ func (s *server) api(endpoint func(*http.Request) (response, error)) http.Handle
 
 // query reads the fen and rules parameters (rules: a built-in profile
 // only; a server does not read profile files named by its clients).
-func query(r *http.Request) (tb.Position, tb.Rules, error) {
+func query(r *http.Request) (tb.Position, honour.Rules, error) {
 	q := r.URL.Query()
 	name := q.Get("rules")
 	if name == "" {
 		name = "thai"
 	}
-	var rules tb.Rules
+	var rules honour.Rules
 	found := false
-	for _, b := range tb.BuiltinRules() {
+	for _, b := range honour.BuiltinRules() {
 		if strings.EqualFold(b.Name, name) {
 			rules, found = b, true
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/makruktb/makruktb/probe/atomicfile"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/spf13/cobra"
 )
 
@@ -82,7 +83,7 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 		if err != nil {
 			return err
 		}
-		share := countDrawShare(st.Count[tb.ThaiRules.Name])
+		share := countDrawShare(st.Count[honour.ThaiRules.Name])
 		err = editTableList(dir, func(rows map[string]string) {
 			if row, ok := rows[m.String()]; ok {
 				rows[m.String()] = setCountDraws(row, share)
@@ -105,10 +106,10 @@ func tableStats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, e
 		return nil, err
 	}
 	st, err := retro.ComputeStats(ctx, table, retro.Options{})
-	if err != nil || !retro.HasBoardHonour(m) {
+	if err != nil || !honour.HasBoardHonour(m) {
 		return st, err
 	}
-	for _, r := range tb.BuiltinRules() {
+	for _, r := range honour.BuiltinRules() {
 		id := tableID{m, r.Name}
 		if r.BoardPlies <= 0 || !present(dir, id) {
 			continue

@@ -10,7 +10,7 @@ import (
 
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
-	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/spf13/cobra"
 )
 
@@ -104,21 +104,21 @@ func verifyTargets(dir string, args []string) ([]tableID, error) {
 			return nil, err
 		}
 		if one {
-			r, err := tb.LookupRules(profile)
+			r, err := honour.LookupRules(profile)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", a, err)
 			}
 			if r.BoardPlies == 0 {
 				return nil, fmt.Errorf("%s: the %s rules have no board's honour, so no DTB table", a, r.Name)
 			}
-			if !retro.HasBoardHonour(m) {
+			if !honour.HasBoardHonour(m) {
 				return nil, fmt.Errorf("%s: %s has a bare king, so no DTB table", a, m)
 			}
 			ids = append(ids, tableID{m, r.Name})
 			continue
 		}
 		ids = append(ids, dtmID(m))
-		for _, r := range tb.BuiltinRules() {
+		for _, r := range honour.BuiltinRules() {
 			if id := (tableID{m, r.Name}); r.BoardPlies > 0 && fileExists(id.path(dir)) {
 				ids = append(ids, id)
 			}
@@ -241,7 +241,7 @@ func loadCheck(dir string, id tableID, sums map[string]string, cache *tableCache
 	}
 	c = retro.Check{Table: table, DTM: cache.get}
 	if id.rules != "" {
-		r, err := tb.LookupRules(id.rules)
+		r, err := honour.LookupRules(id.rules)
 		if err != nil {
 			return c, "", err
 		}

@@ -1,0 +1,143 @@
+package honour
+
+import "github.com/makruktb/makruktb/tb"
+
+// CountKind says which honour count applies to a material.
+type CountKind string
+
+const (
+	NoCountKind CountKind = "none"
+	PiecesCount CountKind = "pieces"
+	BoardCount  CountKind = "board"
+)
+
+// Count is the state of an honour count in plies.
+type Count struct {
+	Kind  CountKind
+	Limit int
+	Ply   int
+}
+
+// Remaining returns Limit − Ply.
+func (c Count) Remaining() int { return c.Limit - c.Ply }
+
+// PiecesLimitFor returns the pieces'-honour limit in plies for material m
+// whose weaker side (bare) is the given colour, or 0 when none applies.
+func (r *Rules) PiecesLimitFor(m tb.Material, bare tb.Color) int {
+	strong := bare.Other()
+	for _, l := range r.Pieces {
+		t, ok := l.Piece.Type()
+		if !ok || m.Count(strong, t) >= l.AtLeast {
+			return l.Plies
+		}
+	}
+	return 0
+}
+
+// HasBoardHonour reports whether a material has a board's-honour count,
+// and so a DTB table: both sides have pieces besides the king.
+func HasBoardHonour(m tb.Material) bool {
+	return m.SidePieces(tb.White) > 0 && m.SidePieces(tb.Black) > 0
+}
+
+// Bare returns the colour with only its king while the other side has
+// more, and true; false when both or neither side have pieces.
+func Bare(m tb.Material) (tb.Color, bool) {
+	w, b := m.SidePieces(tb.White), m.SidePieces(tb.Black)
+	switch {
+	case w == 0 && b > 0:
+		return tb.White, true
+	case b == 0 && w > 0:
+		return tb.Black, true
+	}
+	return tb.White, false
+}
+
+// FreshCount returns the count that starts in a pawnless position p (as a
+// FEN with "-" in the count field is judged): pieces' honour when one side
+// is bare, board's honour when both have pieces, none otherwise.
+func (r *Rules) FreshCount(p *tb.Position) Count { return r.FreshCountFor(tb.MaterialOf(p), p.Side) }
+
+// FreshCountFor is FreshCount for any position of material m with the given
+// side to move (the count depends on nothing else).
+func (r *Rules) FreshCountFor(m tb.Material, side tb.Color) Count {
+	if bare, ok := Bare(m); ok {
+		limit := r.PiecesLimitFor(m, bare)
+		if limit == 0 {
+			return Count{Kind: NoCountKind}
+		}
+		start := 0
+		switch r.Start {
+		case StartAll:
+			start = 2 * m.Pieces()
+		case StartStrong:
+			start = 2 * (1 + m.SidePieces(bare.Other()))
+		}
+		if start > 0 && side != bare {
+			start-- // the strong side moves first: the count began a ply earlier
+		}
+		return Count{Kind: PiecesCount, Limit: limit, Ply: start}
+	}
+	if HasBoardHonour(m) && r.BoardPlies > 0 {
+		return Count{Kind: BoardCount, Limit: r.BoardPlies}
+	}
+	return Count{Kind: NoCountKind}
+}
+
+// CountOf returns the count of p: the FEN's count fields when a count is
+// running, else a fresh count. The kind always follows the material.
+func (r *Rules) CountOf(p *tb.Position) Count { return r.CountOfMaterial(p, tb.MaterialOf(p)) }
+
+// CountOfMaterial is CountOf for a position whose material m the caller
+// has at hand (a prober saves computing it twice).
+func (r *Rules) CountOfMaterial(p *tb.Position, m tb.Material) Count {
+	c := r.FreshCountFor(m, p.Side)
+	if p.CountLimit != tb.NoCount && c.Kind != NoCountKind {
+		c.Limit, c.Ply = p.CountLimit, p.CountPly
+	}
+	return c
+}
+
+// MatingPlies returns the largest mate distance (plies, counted from p)
+// that still wins inside count c: the mating move must be made from a
+// position whose count has not passed the limit.
+func (r *Rules) MatingPlies(c Count) int {
+	d := c.Limit - c.Ply + 1
+	if r.DrawAtLimit {
+		d--
+	}
+	return d
+}
+
+// GoalPlies returns the longest mate, in plies, that a capture leaving
+// side bare in material after may lead to and still win: the mate must
+// fit the fresh pieces' count. Without a count any mate does (unlimited).
+// Such a capture is a goal of board's honour (DTB).
+func (r *Rules) GoalPlies(after tb.Material, bare tb.Color) (plies int, unlimited bool) {
+	count := r.FreshCountFor(after, bare)
+	if count.Kind == NoCountKind {
+		return 0, true
+	}
+	return r.MatingPlies(count), false
+}
+
+// Next returns the count after move m is played from p (count c): one
+// ply more, or a fresh pieces' count when the move bares a side (its limit
+// then fixed by the material left). A capture by the bare king neither
+// resets the count nor changes its limit.
+func (r *Rules) Next(p *tb.Position, m tb.Move, c Count) Count {
+	q := p.Play(m)
+	after := tb.MaterialOf(&q)
+	if c.Kind == BoardCount && p.IsCapture(m) {
+		if _, bare := Bare(after); bare {
+			return r.FreshCountFor(after, q.Side)
+		}
+	}
+	if c.Kind != NoCountKind {
+		c.Ply++
+	}
+	if c.Kind == PiecesCount && after.Pieces() == 2 {
+		return Count{Kind: NoCountKind} // KvK
+	}
+	return c
+}

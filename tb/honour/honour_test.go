@@ -1,0 +1,188 @@
+package honour_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
+
+	"github.com/makruktb/makruktb/tb"
+	"github.com/stretchr/testify/require"
+)
+
+// mustFEN parses a FEN known to be valid.
+func mustFEN(t *testing.T, fen string) tb.Position {
+	p, err := tb.ParseFEN(fen)
+	require.NoError(t, err)
+	return p
+}
+
+// TestWorkedCountExamples checks the honour-count arithmetic by hand.
+func TestWorkedCountExamples(t *testing.T) {
+	// KRRvK, bare king to move, fresh count (thai): limit 8 moves = 16
+	// plies, start 2N = 8 (four pieces). The mating move must be made from
+	// count ≤ 16, i.e. within ply 9 from now; the strong side moves on the
+	// even plies from here, so it mates on ply 8 at the latest: 4 moves.
+	krrk := mustFEN(t, "k7/8/8/8/8/2R5/8/1R2K3 b - - 0 1")
+	c := honour.ThaiRules.FreshCount(&krrk)
+	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 16, Ply: 8}, c)
+	require.Equal(t, 9, honour.ThaiRules.MatingPlies(c))
+	require.Equal(t, honour.Loss, honour.ThaiRules.Judge(value.Mate(8), c).Category)         // mated in 4: inside
+	require.Equal(t, honour.BlessedLoss, honour.ThaiRules.Judge(value.Mate(10), c).Category) // in 5: too late
+	// Cambodian: limit 7 moves = 14 plies, start 8: mate by ply 7, so 3
+	// moves (plies 2, 4, 6 are the strong side's).
+	c = honour.CambodianRules.FreshCount(&krrk)
+	require.Equal(t, 7, honour.CambodianRules.MatingPlies(c))
+	require.Equal(t, honour.Loss, honour.CambodianRules.Judge(value.Mate(6), c).Category)
+	require.Equal(t, honour.BlessedLoss, honour.CambodianRules.Judge(value.Mate(8), c).Category)
+
+	// KSvK fresh (thai), bare king to move: limit 44 moves = 88 plies,
+	// start 6 (three pieces): mate by ply 83, the strong side's last
+	// chance is ply 82: 41 moves.
+	ksk := mustFEN(t, "k7/8/8/8/8/8/8/KS6 b - - 0 1")
+	c = honour.ThaiRules.FreshCount(&ksk)
+	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 88, Ply: 6}, c)
+	require.Equal(t, honour.Loss, honour.ThaiRules.Judge(value.Mate(82), c).Category)
+	require.Equal(t, honour.BlessedLoss, honour.ThaiRules.Judge(value.Mate(84), c).Category)
+	// With the khon side to move the count started a ply earlier (2N−1 =
+	// 5): mate by ply 84, a win in 83 plies (42 moves) still counts.
+	kskw := mustFEN(t, "k7/8/8/8/8/8/8/KS6 w - - 0 1")
+	c = honour.ThaiRules.FreshCount(&kskw)
+	require.Equal(t, 5, c.Ply)
+	require.Equal(t, honour.Win, honour.ThaiRules.Judge(value.Mate(83), c).Category)
+	require.Equal(t, honour.CursedWin, honour.ThaiRules.Judge(value.Mate(85), c).Category)
+
+	// ASEAN KRvK: 16 moves from 0, so with the bare king to move a loss in
+	// 32 plies (16 moves) counts and one in 34 does not.
+	krk := mustFEN(t, "k7/8/8/8/8/8/8/KR6 b - - 0 1")
+	c = honour.ASEANRules.FreshCount(&krk)
+	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 32, Ply: 0}, c)
+	require.Equal(t, honour.Loss, honour.ASEANRules.Judge(value.Mate(32), c).Category)
+	require.Equal(t, honour.BlessedLoss, honour.ASEANRules.Judge(value.Mate(34), c).Category)
+	// ASEAN has no count for mets: plain DTM.
+	kmk := mustFEN(t, "k7/8/8/8/8/8/8/KMM5 b - - 0 1")
+	require.Equal(t, honour.NoCountKind, honour.ASEANRules.FreshCount(&kmk).Kind)
+
+	// A FEN's running count wins over a fresh one.
+	running := mustFEN(t, "k7/8/8/8/8/2R5/8/1R2K3 b - 16 14 1")
+	c = honour.ThaiRules.CountOf(&running)
+	require.Equal(t, 2, c.Remaining())
+	require.Equal(t, honour.BlessedLoss, honour.ThaiRules.Judge(value.Mate(4), c).Category)
+	require.Equal(t, honour.Loss, honour.ThaiRules.Judge(value.Mate(2), c).Category)
+}
+
+func TestRulesFiles(t *testing.T) {
+	r, err := honour.ParseRules([]byte(`{"name":"strong-offset","pieces":[{"piece":"R","at_least":1,"plies":32},{"plies":128}],"start":"strong","draw_at_limit":true}`))
+	require.NoError(t, err)
+	krk := mustFEN(t, "k7/8/8/8/8/8/8/KR6 b - - 0 1")
+	c := r.FreshCount(&krk)
+	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 32, Ply: 4}, c) // K + R = 2 pieces
+	require.Equal(t, 28, r.MatingPlies(c))
+	for _, bad := range []string{
+		`{"pieces":[]}`,
+		`{"name":"x","start":"half"}`,
+		`{"name":"x","start":"all","pieces":[{"piece":"Q","at_least":1,"plies":10}]}`,
+		`{"name":"x","start":"all","pieces":[{"piece":"R","at_least":1,"plies":0}]}`,
+		`{"name":"x","unknown":1}`,
+		`not json`,
+	} {
+		_, err := honour.ParseRules([]byte(bad))
+		require.Error(t, err, bad)
+	}
+	_, err = honour.LookupRules("thai")
+	require.NoError(t, err)
+	upper, err := honour.LookupRules("THAI")
+	require.NoError(t, err, "profile names are case-insensitive, as material names are")
+	require.Equal(t, "thai", upper.Name)
+	_, err = honour.LookupRules("chess")
+	require.ErrorContains(t, err, "not a profile")
+	broken := filepath.Join(t.TempDir(), "mine.json")
+	require.NoError(t, os.WriteFile(broken, []byte(`{"name":`), 0o644))
+	_, err = honour.LookupRules(broken)
+	require.ErrorContains(t, err, broken+": ", "the error names the file")
+}
+
+func TestNextCount(t *testing.T) {
+	// Board's honour: a capture that bares the opponent starts a fresh
+	// pieces' count with the new material's limit.
+	p := mustFEN(t, "k7/8/8/8/8/8/1n6/KR6 w - 128 40 30") // KRvKN: Rb1xb2 bares Black
+	m, ok := p.ParseMove("b1b2")
+	require.True(t, ok)
+	c := honour.ThaiRules.CountOf(&p)
+	require.Equal(t, honour.BoardCount, c.Kind)
+	next := honour.ThaiRules.Next(&p, m, c)
+	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 32, Ply: 6}, next)
+	// Pieces' honour: a move advances the count by one ply.
+	q := mustFEN(t, "k7/8/8/8/8/2R5/8/1R2K3 b - 16 8 1")
+	m, ok = q.ParseMove("a8a7")
+	require.True(t, ok)
+	next = honour.ThaiRules.Next(&q, m, honour.ThaiRules.CountOf(&q))
+	require.Equal(t, 9, next.Ply)
+}
+
+// Board's honour is judged by DTB: the KRvKN position of the README mates
+// in 41 plies, its thai goal is 51 plies away. From a fresh board count
+// (129 plies for the goal) it wins; from ply 100 (29 plies) it is cursed;
+// with a DTB draw it is cursed at any count; DTM alone cannot tell.
+func TestJudgeBoard(t *testing.T) {
+	r := &honour.ThaiRules
+	fresh := honour.Count{Kind: honour.BoardCount, Limit: 128}
+	late := honour.Count{Kind: honour.BoardCount, Limit: 128, Ply: 100}
+	require.Equal(t, honour.Win, r.JudgeBoard(value.Mate(41), value.Mate(51), fresh).Category)
+	require.Equal(t, honour.CursedWin, r.JudgeBoard(value.Mate(41), value.Mate(51), late).Category)
+	require.Equal(t, honour.BlessedLoss, r.JudgeBoard(value.Mate(40), value.Mate(50), late).Category)
+	require.Equal(t, honour.CursedWin, r.JudgeBoard(value.Mate(41), value.Draw, fresh).Category)
+	require.Equal(t, honour.Draw, r.JudgeBoard(value.Draw, value.Draw, fresh).Category)
+	// The goal may be made from ply 128 itself: 29 plies from ply 100.
+	require.Equal(t, honour.Win, r.JudgeBoard(value.Mate(41), value.Mate(29), late).Category)
+	j := r.Judge(value.Mate(3), fresh)
+	require.False(t, j.Exact, "even a quick mate may pass through a shorter pieces' count")
+	require.True(t, r.Judge(value.Mate(0), late).Exact, "checkmate stands")
+}
+
+// Categories are ordered worst to best, each the opposite of its mirror,
+// and written as the lichess API writes them.
+func TestCategories(t *testing.T) {
+	order := []honour.Category{honour.Loss, honour.BlessedLoss, honour.Draw, honour.CursedWin, honour.Win}
+	names := []string{"loss", "blessed-loss", "draw", "cursed-win", "win"}
+	for i, c := range order {
+		require.Equal(t, names[i], c.String())
+		text, err := c.MarshalText()
+		require.NoError(t, err)
+		var back honour.Category
+		require.NoError(t, back.UnmarshalText(text))
+		require.Equal(t, c, back)
+		require.Equal(t, order[len(order)-1-i], c.Opposite())
+		if i > 0 {
+			require.True(t, c.Better(order[i-1]))
+			require.False(t, order[i-1].Better(c))
+		}
+	}
+	var c honour.Category
+	require.Error(t, c.UnmarshalText([]byte("cursed_win")))
+}
+
+// A profile's pieces are typed when it is read, and written back the
+// same way.
+func TestRulesJSONRoundTrip(t *testing.T) {
+	r, err := honour.ParseRules([]byte(`{"name":"mine","pieces":[{"piece":"r","at_least":1,"plies":32},{"plies":128}],"start":"strong","draw_at_limit":true}`))
+	require.NoError(t, err)
+	rook, ok := r.Pieces[0].Piece.Type()
+	require.True(t, ok)
+	require.Equal(t, tb.Rook, rook)
+	_, ok = r.Pieces[1].Piece.Type()
+	require.False(t, ok, "no piece: any material")
+	require.Equal(t, honour.StartStrong, r.Start)
+	krk := mustFEN(t, "k7/8/8/8/8/8/8/KR6 b - - 0 1")
+	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 32, Ply: 4}, r.FreshCount(&krk))
+	knk := mustFEN(t, "k7/8/8/8/8/8/8/KN6 b - - 0 1")
+	require.Equal(t, 128, r.FreshCount(&knk).Limit)
+	data, err := json.Marshal(r)
+	require.NoError(t, err)
+	again, err := honour.ParseRules(data)
+	require.NoError(t, err)
+	require.Equal(t, r, again)
+}

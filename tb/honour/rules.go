@@ -1,0 +1,175 @@
+package honour
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/makruktb/makruktb/tb"
+)
+
+// Rules is a counting profile. A Rules value is data: the built-in
+// profiles below and any profile read from a JSON file are interpreted by
+// the same code.
+//
+// Pieces' honour runs when one side has only its king: its limit is chosen
+// by the stronger side's material (first matching entry of Pieces), and the
+// count starts at an offset (all pieces on the board, the strong side's
+// pieces, or none). Board's honour runs when both sides still have pieces.
+// Counts are kept in plies; a position whose count ply exceeds the limit
+// (or reaches it, for DrawAtLimit) is drawn unless the side to move is
+// checkmated.
+type Rules struct {
+	Name string `json:"name"`
+	// Pieces lists the pieces'-honour limits, first match wins.
+	Pieces []PiecesLimit `json:"pieces"`
+	// Start says where a fresh pieces'-honour count starts.
+	Start Start `json:"start"`
+	// DrawAtLimit draws as soon as the count reaches the limit instead of
+	// when it exceeds it.
+	DrawAtLimit bool `json:"draw_at_limit"`
+	// BoardPlies is the board's-honour limit in plies; 0 means no board's
+	// honour.
+	BoardPlies int `json:"board_plies"`
+}
+
+// Start is where a fresh pieces'-honour count starts.
+type Start string
+
+const (
+	StartAll    Start = "all"    // every piece on the board, both kings included
+	StartStrong Start = "strong" // the stronger side's pieces, its king included
+	StartNone   Start = "none"   // zero
+)
+
+// PiecesLimit is one row of the pieces'-honour table: when the stronger
+// side has at least AtLeast pieces of type Piece (any material when Piece
+// is AnyPiece), the count limit is Plies.
+type PiecesLimit struct {
+	Piece   LimitPiece `json:"piece"`
+	AtLeast int        `json:"at_least"`
+	Plies   int        `json:"plies"`
+}
+
+// LimitPiece is the piece type a pieces'-honour limit asks for, or
+// AnyPiece. In JSON it is "R", "S", "N", "M" or "" (any).
+type LimitPiece uint8
+
+// AnyPiece is the LimitPiece of a limit that any material meets.
+const AnyPiece LimitPiece = 0
+
+// PieceOf returns the LimitPiece of piece type t (rook, khon, knight or
+// met).
+func PieceOf(t tb.PieceType) LimitPiece { return LimitPiece(t) + 1 }
+
+// Type returns the piece type, and false for AnyPiece.
+func (p LimitPiece) Type() (tb.PieceType, bool) {
+	if p == AnyPiece {
+		return 0, false
+	}
+	return tb.PieceType(p - 1), true
+}
+
+func (p LimitPiece) MarshalText() ([]byte, error) {
+	t, ok := p.Type()
+	if !ok {
+		return []byte{}, nil
+	}
+	return []byte{t.Letter()}, nil
+}
+
+func (p *LimitPiece) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*p = AnyPiece
+		return nil
+	}
+	s := strings.ToUpper(string(text))
+	for _, t := range []tb.PieceType{tb.Rook, tb.Khon, tb.Knight, tb.Met} {
+		if len(s) == 1 && s[0] == t.Letter() {
+			*p = PieceOf(t)
+			return nil
+		}
+	}
+	return fmt.Errorf("piece %q: must be R, S, N or M", text)
+}
+
+func movesTable(rook2, rook, khon2, knight2, khon, other int) []PiecesLimit {
+	r, s, n := PieceOf(tb.Rook), PieceOf(tb.Khon), PieceOf(tb.Knight)
+	return []PiecesLimit{
+		{r, 2, 2 * rook2}, {r, 1, 2 * rook}, {s, 2, 2 * khon2},
+		{n, 2, 2 * knight2}, {s, 1, 2 * khon}, {AnyPiece, 0, 2 * other},
+	}
+}
+
+// Built-in rule profiles.
+var (
+	ThaiRules      = Rules{Name: "thai", Pieces: movesTable(8, 16, 22, 32, 44, 64), Start: StartAll, BoardPlies: 128}
+	CambodianRules = Rules{Name: "cambodian", Pieces: movesTable(7, 15, 21, 31, 43, 63), Start: StartAll, BoardPlies: 126}
+	ASEANRules     = Rules{Name: "asean", Pieces: []PiecesLimit{{PieceOf(tb.Rook), 1, 32}, {PieceOf(tb.Khon), 1, 88}, {PieceOf(tb.Knight), 1, 128}}, Start: StartNone}
+	NoRules        = Rules{Name: "none"}
+)
+
+// BuiltinRules returns the built-in profiles by name.
+func BuiltinRules() []Rules { return []Rules{ThaiRules, CambodianRules, ASEANRules, NoRules} }
+
+// LookupRules returns a built-in profile by name, or reads a profile from
+// a JSON file when name is a path ending in .json.
+func LookupRules(name string) (Rules, error) {
+	for _, r := range BuiltinRules() {
+		if strings.EqualFold(r.Name, name) {
+			return r, nil
+		}
+	}
+	if strings.HasSuffix(name, ".json") {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return Rules{}, fmt.Errorf("rules: %w", err)
+		}
+		r, err := ParseRules(data)
+		if err != nil {
+			return Rules{}, fmt.Errorf("%s: %w", name, err)
+		}
+		return r, nil
+	}
+	return Rules{}, fmt.Errorf("rules %q: not a profile (thai, cambodian, asean, none) nor a .json file", name)
+}
+
+// ParseRules reads a profile from JSON and checks it.
+func ParseRules(data []byte) (Rules, error) {
+	var r Rules
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return Rules{}, fmt.Errorf("rules: %w", err)
+	}
+	return r, r.Validate()
+}
+
+// Validate reports what is wrong with a profile.
+func (r *Rules) Validate() error {
+	if r.Name == "" {
+		return fmt.Errorf("rules: missing name")
+	}
+	switch r.Start {
+	case StartAll, StartStrong, StartNone:
+	case "":
+		if len(r.Pieces) > 0 {
+			return fmt.Errorf("rules %s: start must be all, strong or none", r.Name)
+		}
+	default:
+		return fmt.Errorf("rules %s: start %q: must be all, strong or none", r.Name, r.Start)
+	}
+	for i, l := range r.Pieces {
+		if l.Plies <= 0 {
+			return fmt.Errorf("rules %s: pieces[%d]: plies must be positive", r.Name, i)
+		}
+		if l.Piece != AnyPiece && l.AtLeast < 1 {
+			return fmt.Errorf("rules %s: pieces[%d]: at_least must be at least 1", r.Name, i)
+		}
+	}
+	if r.BoardPlies < 0 {
+		return fmt.Errorf("rules %s: board_plies must not be negative", r.Name)
+	}
+	return nil
+}
