@@ -46,23 +46,6 @@ func BenchmarkValueWarm(b *testing.B) {
 	b.ReportMetric(float64(tables.CacheBytes())/(1<<20), "cacheMiB")
 }
 
-// BenchmarkWDLWarm: the same through the WDL call.
-func BenchmarkWDLWarm(b *testing.B) {
-	ps, dir := positions(b, "KRvKN", 4096)
-	tables, err := probe.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range ps {
-		_, _ = tables.WDL(&ps[i])
-	}
-	i := 0
-	for b.Loop() {
-		_, _ = tables.WDL(&ps[i&4095])
-		i++
-	}
-}
-
 // BenchmarkValueCold: no cache, so every probe reads and decompresses its
 // block.
 func BenchmarkValueCold(b *testing.B) {

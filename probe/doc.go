@@ -7,7 +7,7 @@
 //	pos, err := tb.ParseFEN("8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
 //	v, err := tables.Value(&pos)      // value.Mate(31): White mates in 31 plies
 //	moves, err := tables.Moves(&pos)  // every legal move, best first
-//	line, err := tables.Line(&pos)    // an optimal line to mate
+//	line, err := tables.JudgedLine(&pos, &honour.ThaiRules) // the optimal line under the count
 //
 // A position is looked up in the table of its canonical material (colours
 // swapped when needed, see index.Canonical); the file is opened on first

@@ -110,12 +110,12 @@ func TestProbeMovesAndLine(t *testing.T) {
 	for i := 1; i < len(moves); i++ {
 		require.GreaterOrEqual(t, value.Compare(moves[i-1].ForMover(), moves[i].ForMover()), 0)
 	}
-	line, err := tables.Line(&p)
+	line, err := tables.JudgedLine(&p, &honour.NoRules)
 	require.NoError(t, err)
 	require.Len(t, line, 31)
 	end := p
 	for _, m := range line {
-		end = end.Play(m)
+		end = end.Play(m.Move)
 	}
 	require.True(t, end.IsCheckmate(), end.FEN())
 	// From the flipped side the same line, mirrored, mates too.

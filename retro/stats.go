@@ -238,14 +238,6 @@ func (t *Table) firstHolding(side tb.Color, v value.Value, codes [][2][]uint64, 
 	return found
 }
 
-// Longest returns the longest win in plies for a side to move of a finished
-// table, or -1 if that side never wins. (Holes hold copies of legal values,
-// so they never raise the maximum.)
-func (t *Table) Longest(side tb.Color) int {
-	_, longest := t.Census(side)
-	return longest
-}
-
 // Census returns the number of legal positions of a side to move in a
 // table fresh from the generator (holes marked value.Illegal) and its
 // longest win in plies, or -1 if that side never wins.

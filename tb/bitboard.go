@@ -7,7 +7,6 @@
 package tb
 
 import (
-	"fmt"
 	"math/bits"
 )
 
@@ -35,14 +34,6 @@ func (s Square) String() string {
 		return "-"
 	}
 	return string([]byte{byte('a' + s.File()), byte('1' + s.Rank())})
-}
-
-// ParseSquare parses an algebraic square name such as "e4".
-func ParseSquare(name string) (Square, error) {
-	if len(name) != 2 || name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8' {
-		return NoSquare, fmt.Errorf("bad square %q", name)
-	}
-	return NewSquare(int(name[0]-'a'), int(name[1]-'1')), nil
 }
 
 // Bitboard is a set of squares, bit i standing for square i.

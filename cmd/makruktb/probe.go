@@ -338,7 +338,7 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 					number = fmt.Sprintf("%d...", cur.Fullmove)
 				}
 				cur = cur.Play(m.Move)
-				fmt.Fprintf(out, "%-6s %-6s %-14s %s\n", number, m.Move, afterText(cur.Side, m.After.Value), countText(m.After.Count))
+				fmt.Fprintf(out, "%-6s %-6s %-14s %s\n", number, m.Move, afterText(m.After.Value), countText(m.After.Count))
 				if (i+1)%every == 0 || i == len(line)-1 {
 					fmt.Fprintln(out)
 					writeBoard(out, &cur, ascii)
@@ -356,7 +356,7 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 }
 
 // afterText describes the position after a move.
-func afterText(side tb.Color, v value.Value) string {
+func afterText(v value.Value) string {
 	switch {
 	case v.IsLoss() && v.Plies() == 0:
 		return "checkmate"
