@@ -3,6 +3,7 @@ package probe
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // ErrCorrupt is wrapped by every error about a damaged or truncated file.
@@ -33,3 +34,6 @@ type MissingError struct {
 func (e *MissingError) Error() string {
 	return fmt.Sprintf("table %s not found in %s", e.Material, e.Dir)
 }
+
+// Unwrap makes a missing table an fs.ErrNotExist.
+func (e *MissingError) Unwrap() error { return fs.ErrNotExist }

@@ -56,6 +56,23 @@ func TestWriteReadRoundTrip(t *testing.T) {
 }
 
 // The same values give the same bytes, however many cores compress them.
+// Write streams the same bytes into any io.WriterAt as WriteFile puts in
+// its file.
+func TestWriteToWriterAt(t *testing.T) {
+	path, table := writeKRvK(t, t.TempDir())
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	f, err := os.Create(filepath.Join(t.TempDir(), "stream"))
+	require.NoError(t, err)
+	defer f.Close()
+	n, err := probe.Write(f, table.Space, probe.DTM, "", table.Values)
+	require.NoError(t, err)
+	require.Equal(t, int64(len(want)), n)
+	got, err := os.ReadFile(f.Name())
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want, got))
+}
+
 func TestWriteIsDeterministic(t *testing.T) {
 	a, _ := writeKRvK(t, t.TempDir())
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))

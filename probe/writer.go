@@ -8,22 +8,39 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/makruktb/makruktb/tb/value"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe/atomicfile"
-	"golang.org/x/sync/errgroup"
 )
 
 // WriteFile writes the values of both sides to move (values[side][index],
-// value.Illegal for holes) as a table file at path, atomically: the data goes to a
-// temporary file in the same directory, which is synced and then renamed.
+// value.Illegal for holes) as a table file at path, atomically: the data
+// goes to a temporary file in the same directory, which is synced and then
+// renamed (package atomicfile).
 func WriteFile(path string, s *index.Space, metric Metric, rules string, values [2][]value.Value) error {
+	err := atomicfile.Write(path, func(f *os.File) error {
+		_, err := Write(f, s, metric, rules, values)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("probe: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// Write encodes the values of both sides to move (values[side][index],
+// value.Illegal for holes) as a table file into w from offset 0 and
+// returns its length. The blocks are written in order as they are
+// compressed; the header, whose block offsets are known only then, last.
+// The same values always give the same bytes.
+func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2][]value.Value) (int64, error) {
 	for side := range values {
 		if uint64(len(values[side])) != s.Size() {
-			return fmt.Errorf("write %s: side %d has %d values, the index has %d", path, side, len(values[side]), s.Size())
+			return 0, fmt.Errorf("side %d has %d values, the index has %d", side, len(values[side]), s.Size())
 		}
 	}
 	width := valueWidth(values)
@@ -38,73 +55,70 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault),
 		zstd.WithEncoderConcurrency(workers), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer enc.Close()
 	// The header has a fixed length: its place is kept while the blocks
 	// are written, and it is filled in once their offsets are known.
 	h.Offsets = make([]uint64, h.Blocks+1)
 	headerLen := int64(len(h.marshal()))
-	return atomicfile.Write(path, func(f *os.File) error {
-		if _, err := f.Seek(headerLen, io.SeekStart); err != nil {
-			return err
+	crc := crc32.New(castagnoli)
+	var off uint64
+	// Blocks are compressed a window at a time, in parallel, into buffers
+	// reused from window to window, and written in order: memory stays a
+	// few blocks however large the table.
+	window := 16 * workers
+	raw := make([][]byte, window)
+	packed := make([][]byte, window)
+	for start := 0; start < h.Blocks; start += window {
+		end := min(start+window, h.Blocks)
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, workers)
+		for k := start; k < end; k++ {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				slot, side, b := k-start, k/perSide, k%perSide
+				lo := uint64(b) * uint64(h.BlockSize)
+				hi := min(lo+uint64(h.BlockSize), h.Size)
+				raw[slot] = encodeBlock(raw[slot][:0], values[side][lo:hi], width)
+				packed[slot] = enc.EncodeAll(raw[slot], packed[slot][:0])
+			})
 		}
-		crc := crc32.New(castagnoli)
-		var off uint64
-		// Blocks are compressed a window at a time, in parallel, into
-		// buffers reused from window to window, and written in order:
-		// memory stays a few blocks however large the table.
-		window := 16 * workers
-		raw := make([][]byte, window)
-		packed := make([][]byte, window)
-		for start := 0; start < h.Blocks; start += window {
-			end := min(start+window, h.Blocks)
-			var g errgroup.Group
-			g.SetLimit(workers)
-			for k := start; k < end; k++ {
-				g.Go(func() error {
-					slot, side, b := k-start, k/perSide, k%perSide
-					lo := uint64(b) * uint64(h.BlockSize)
-					hi := min(lo+uint64(h.BlockSize), h.Size)
-					raw[slot] = encodeBlock(raw[slot][:0], values[side][lo:hi], width)
-					packed[slot] = enc.EncodeAll(raw[slot], packed[slot][:0])
-					return nil
-				})
+		wg.Wait()
+		for k := start; k < end; k++ {
+			block := packed[k-start]
+			h.Offsets[k] = off
+			crc.Write(block)
+			if _, err := w.WriteAt(block, headerLen+int64(off)); err != nil {
+				return 0, err
 			}
-			_ = g.Wait()
-			for k := start; k < end; k++ {
-				block := packed[k-start]
-				h.Offsets[k] = off
-				off += uint64(len(block))
-				crc.Write(block)
-				if _, err := f.Write(block); err != nil {
-					return err
-				}
-			}
+			off += uint64(len(block))
 		}
-		h.Offsets[h.Blocks] = off
-		h.DataCRC = crc.Sum32()
-		header := h.marshal()
-		if int64(len(header)) != headerLen {
-			return fmt.Errorf("write %s: header length changed from %d to %d", path, headerLen, len(header))
-		}
-		_, err := f.WriteAt(header, 0)
-		return err
-	})
+	}
+	h.Offsets[h.Blocks] = off
+	h.DataCRC = crc.Sum32()
+	header := h.marshal()
+	if int64(len(header)) != headerLen {
+		return 0, fmt.Errorf("header length changed from %d to %d", headerLen, len(header))
+	}
+	if _, err := w.WriteAt(header, 0); err != nil {
+		return 0, err
+	}
+	return headerLen + int64(off), nil
 }
 
 // valueWidth returns the bytes per value the values need: 1, or 2 when one
 // exceeds 255. The sides are scanned in parallel.
 func valueWidth(values [2][]value.Value) int {
 	var wide [2]bool
-	var g errgroup.Group
+	var wg sync.WaitGroup
 	for side := range values {
-		g.Go(func() error {
+		wg.Go(func() {
 			wide[side] = slices.ContainsFunc(values[side], func(v value.Value) bool { return v > 255 })
-			return nil
 		})
 	}
-	_ = g.Wait()
+	wg.Wait()
 	if wide[0] || wide[1] {
 		return 2
 	}
