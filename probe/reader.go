@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -8,9 +9,8 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
+	"github.com/makruktb/makruktb/tb/parallel"
 	"github.com/makruktb/makruktb/tb/value"
 
 	"github.com/klauspost/compress/zstd"
@@ -276,36 +276,20 @@ func (t *File) LoadAll() ([2][]value.Value, error) {
 	}
 	h := &t.Header
 	per := h.blocksPerSide()
-	var next atomic.Int64
-	var mu sync.Mutex
-	firstBad, firstErr := h.Blocks, error(nil)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= h.Blocks {
-					return
-				}
-				raw, err := t.rawBlock(k)
-				if err != nil {
-					mu.Lock()
-					if k < firstBad {
-						firstBad, firstErr = k, err
-					}
-					mu.Unlock()
-					continue
-				}
-				lo := (k % per) * h.BlockSize
-				dst := out[k/per][lo : lo+len(raw)/h.Width]
-				for i := range dst {
-					dst[i] = t.valueAt(raw, i)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return out, firstErr
+	err := parallel.For(context.Background(), int64(h.Blocks), 0, func(u int64) error {
+		k := int(u)
+		raw, err := t.rawBlock(k)
+		if err != nil {
+			return err
+		}
+		lo := (k % per) * h.BlockSize
+		dst := out[k/per][lo : lo+len(raw)/h.Width]
+		for i := range dst {
+			dst[i] = t.valueAt(raw, i)
+		}
+		return nil
+	}, nil)
+	return out, err
 }
 
 // CheckData recomputes the checksum of the data section.

@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
+	"github.com/makruktb/makruktb/tb/parallel"
 	"github.com/makruktb/makruktb/tb/value"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
-	"golang.org/x/sync/errgroup"
 )
 
 // Options configure a generation; the zero value is the default.
@@ -39,19 +38,25 @@ func (o *Options) validate() error {
 	return nil
 }
 
-func (o *Options) threads() int {
-	if o.Threads > 0 {
-		return o.Threads
-	}
-	return runtime.GOMAXPROCS(0)
-}
+// Stage names a pass of the work.
+type Stage string
+
+// The passes: generation seeds, iterates and finishes; verification and
+// statistics have one pass each.
+const (
+	StageSeed    Stage = "seed"
+	StageIterate Stage = "iterate"
+	StageFinish  Stage = "finish"
+	StageVerify  Stage = "verify"
+	StageStats   Stage = "stats"
+)
 
 // Progress reports how far a pass has come.
 type Progress struct {
-	Stage string // "seed", "iterate", "finish", "verify" or "stats"
-	Depth int    // for "iterate": the mate distance (plies) being propagated
-	Done  int64  // units of this pass done
-	Total int64  // units of this pass
+	Stage Stage
+	Depth int   // for "iterate": the mate distance (plies) being propagated
+	Done  int64 // units of this pass done
+	Total int64 // units of this pass
 }
 
 // ErrTooDeep is returned when a mate distance exceeds what the generator's
@@ -200,33 +205,29 @@ func (g *generator) noteDepth(v value.Value) {
 	}
 }
 
-// parallel runs work(side, kingPair) for every side and king pair, spread
-// over the workers, reporting progress under stage and depth.
-func (g *generator) parallel(ctx context.Context, stage string, depth int, work func(side tb.Color, kingPair int)) error {
-	if err := g.opts.validate(); err != nil {
+// forKingPairs runs work(side, kingPair) for every side to move and king
+// pair of space, spread over the workers of opts, reporting progress under
+// stage and depth.
+func forKingPairs(ctx context.Context, space *index.Space, opts *Options, stage Stage, depth int, work func(side tb.Color, kingPair int)) error {
+	if err := opts.validate(); err != nil {
 		return err
 	}
-	units := int64(2 * g.space.KingPairs())
-	var next, done atomic.Int64
-	eg, ctx := errgroup.WithContext(ctx)
-	for range g.opts.threads() {
-		eg.Go(func() error {
-			for {
-				u := next.Add(1) - 1
-				if u >= units {
-					return nil
-				}
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				work(tb.Color(u&1), int(u>>1))
-				if g.opts.Progress != nil {
-					g.opts.Progress(Progress{Stage: stage, Depth: depth, Done: done.Add(1), Total: units})
-				}
-			}
-		})
+	units := int64(2 * space.KingPairs())
+	var done func(int64)
+	if opts.Progress != nil {
+		done = func(finished int64) {
+			opts.Progress(Progress{Stage: stage, Depth: depth, Done: finished, Total: units})
+		}
 	}
-	return eg.Wait()
+	return parallel.For(ctx, units, opts.Threads, func(u int64) error {
+		work(tb.Color(u&1), int(u>>1))
+		return nil
+	}, done)
+}
+
+// parallel runs work over the generator's king pairs (forKingPairs).
+func (g *generator) parallel(ctx context.Context, stage Stage, depth int, work func(side tb.Color, kingPair int)) error {
+	return forKingPairs(ctx, g.space, &g.opts, stage, depth, work)
 }
 
 // finish turns states into final value codes: undecided positions draw.
@@ -236,7 +237,7 @@ func (g *generator) finish() {
 	var done atomic.Int64
 	report := func() {
 		if g.opts.Progress != nil {
-			g.opts.Progress(Progress{Stage: "finish", Done: done.Load(), Total: int64(len(g.states))})
+			g.opts.Progress(Progress{Stage: StageFinish, Done: done.Load(), Total: int64(len(g.states))})
 		}
 	}
 	report()

@@ -19,7 +19,7 @@ func (g *generator) iterate(ctx context.Context) error {
 			return nil
 		}
 		code := value.Mate(d)
-		err := g.parallel(ctx, "iterate", d, func(side tb.Color, k int) {
+		err := g.parallel(ctx, StageIterate, d, func(side tb.Color, k int) {
 			lo, hi := uint64(k)*per, uint64(k+1)*per
 			for lo < hi {
 				block := lo >> presenceShift

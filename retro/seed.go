@@ -15,7 +15,7 @@ import (
 func (g *generator) seed(ctx context.Context) error {
 	per := g.space.PerKingPair()
 	laneColor, laneType, runs := g.space.LanePiece()
-	return g.parallel(ctx, "seed", 0, func(side tb.Color, k int) {
+	return g.parallel(ctx, StageSeed, 0, func(side tb.Color, k int) {
 		states := g.states[side]
 		lo, hi := uint64(k)*per, uint64(k+1)*per
 		for i := lo; i < hi; i++ {

@@ -97,9 +97,8 @@ func BoardCounts(ctx context.Context, dtm, dtb *Table, r *honour.Rules, opts Opt
 		return nil, fmt.Errorf("DTB table of %s given for %s", dtb.Material(), dtm.Material())
 	}
 	parts := make([][2]CountStats, space.KingPairs())
-	g := &generator{space: space, opts: opts}
 	m := space.Material()
-	err := g.parallel(ctx, "stats", 0, func(side tb.Color, k int) {
+	err := forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
 		cs := &parts[k][side]
 		c := r.FreshCountFor(m, side)
 		holes := dtb
@@ -151,8 +150,7 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 	// codes[k][side][v]: the full-board count of legal positions of king
 	// pair k holding value code v.
 	codes := make([][2][]uint64, space.KingPairs())
-	g := &generator{space: space, opts: opts}
-	err := g.parallel(ctx, "stats", 0, func(side tb.Color, k int) {
+	err := forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
 		codes[k][side] = table.legalCodes(k, side)
 	})
 	if err != nil {

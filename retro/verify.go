@@ -91,12 +91,11 @@ func verifyOne(ctx context.Context, c Check, opts Options) error {
 // by the matching resolvers.
 func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opts Options) ([]error, error) {
 	space := tables[0].Space
-	g := &generator{space: space, opts: opts}
 	material := space.Material()
 	counts := make([]atomic.Int64, len(tables))
 	firsts := make([]*MismatchError, len(tables))
 	var firstMu sync.Mutex
-	err := g.parallel(ctx, "verify", 0, func(side tb.Color, k int) {
+	err := forKingPairs(ctx, space, &opts, StageVerify, 0, func(side tb.Color, k int) {
 		var moves tb.MoveList
 		want := make([]value.Value, len(tables))
 		space.Walk(k, side, func(i uint64, p *tb.Position) {

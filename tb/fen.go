@@ -58,35 +58,31 @@ func ParseFEN(fen string) (Position, error) {
 		return fail("castling", "%q: Makruk has no castling, expected -", fields[2])
 	}
 	p.CountLimit, p.Fullmove = NoCount, 1
-	if len(fields) > 3 && fields[3] != "-" {
-		n, err := strconv.Atoi(fields[3])
-		switch {
-		case err != nil || n < 0:
-			return fail("count limit", "%q is neither - (no count yet) nor a number of plies", fields[3])
-		case n > maxCountPlies:
-			return fail("count limit", "%d plies: at most %d", n, maxCountPlies)
+	// The numeric fields: which, its bounds, what a wrong one is not, and
+	// where it goes.
+	for _, f := range []struct {
+		i        int
+		field    string
+		lo, hi   int
+		unit     string
+		expected string
+		dst      *int
+	}{
+		{3, "count limit", 0, maxCountPlies, " plies", "neither - (no count yet) nor a number of plies", &p.CountLimit},
+		{4, "count ply", 0, maxCountPlies, " plies", "not a number of plies", &p.CountPly},
+		{5, "move number", 1, maxFullmove, "", "not a positive number", &p.Fullmove},
+	} {
+		if len(fields) <= f.i || f.i == 3 && fields[3] == "-" {
+			continue
 		}
-		p.CountLimit = n
-	}
-	if len(fields) > 4 {
-		n, err := strconv.Atoi(fields[4])
+		n, err := strconv.Atoi(fields[f.i])
 		switch {
-		case err != nil || n < 0:
-			return fail("count ply", "%q is not a number of plies", fields[4])
-		case n > maxCountPlies:
-			return fail("count ply", "%d plies: at most %d", n, maxCountPlies)
+		case err != nil || n < f.lo:
+			return fail(f.field, "%q is %s", fields[f.i], f.expected)
+		case n > f.hi:
+			return fail(f.field, "%d%s: at most %d", n, f.unit, f.hi)
 		}
-		p.CountPly = n
-	}
-	if len(fields) > 5 {
-		n, err := strconv.Atoi(fields[5])
-		switch {
-		case err != nil || n < 1:
-			return fail("move number", "%q is not a positive number", fields[5])
-		case n > maxFullmove:
-			return fail("move number", "%d: at most %d", n, maxFullmove)
-		}
-		p.Fullmove = n
+		*f.dst = n
 	}
 	if msg := p.validate(); msg != "" {
 		return fail("position", "%s", msg)

@@ -209,7 +209,7 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 	clock := &stageClock{}
 	bar := newBar(j.id.String())
 	opts := retro.Options{Threads: gn.threads, Progress: func(p retro.Progress) {
-		clock.enter(p.Stage)
+		clock.enter(string(p.Stage))
 		bar.update(p)
 	}}
 	var table *retro.Table
@@ -439,7 +439,7 @@ type bar struct {
 	mu    sync.Mutex
 	name  string
 	pb    *progressbar.ProgressBar
-	stage string
+	stage retro.Stage
 	depth int
 }
 
@@ -468,7 +468,7 @@ func (b *bar) update(p retro.Progress) {
 		b.pb.Reset()
 		b.pb.ChangeMax64(p.Total)
 		desc := fmt.Sprintf("%s %s", b.name, p.Stage)
-		if p.Stage == "iterate" {
+		if p.Stage == retro.StageIterate {
 			desc = fmt.Sprintf("%s mates in %d plies", b.name, p.Depth)
 		}
 		b.pb.Describe(desc)

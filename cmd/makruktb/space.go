@@ -3,13 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sync/atomic"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/parallel"
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 )
 
 func newIndexCommand() *cobra.Command {
@@ -52,28 +51,12 @@ fraction of holes (indices that are not legal positions).`,
 // on threads workers (0: every core).
 func countLegal(ctx context.Context, s *index.Space, threads int) ([2]uint64, error) {
 	var legal [2]atomic.Uint64
-	var next atomic.Int64
-	g, ctx := errgroup.WithContext(ctx)
-	if threads == 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
-	for range threads {
-		g.Go(func() error {
-			for {
-				u := int(next.Add(1) - 1)
-				if u >= 2*s.KingPairs() {
-					return nil
-				}
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				side := tb.Color(u & 1)
-				n := uint64(0)
-				s.Walk(u>>1, side, func(uint64, *tb.Position) { n++ })
-				legal[side].Add(n)
-			}
-		})
-	}
-	err := g.Wait()
+	err := parallel.For(ctx, int64(2*s.KingPairs()), threads, func(u int64) error {
+		side := tb.Color(u & 1)
+		n := uint64(0)
+		s.Walk(int(u>>1), side, func(uint64, *tb.Position) { n++ })
+		legal[side].Add(n)
+		return nil
+	}, nil)
 	return [2]uint64{legal[0].Load(), legal[1].Load()}, err
 }
