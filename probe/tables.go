@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/makruktb/makruktb/tb/value"
@@ -57,14 +56,7 @@ type Tables struct {
 	dir      string
 	cache    *blockCache
 	maxPiece int
-	files    map[tableKey]*lazyFile // written by Open only
-}
-
-// tableKey names a table of the directory: a DTM table (rules "") or the
-// DTB table of a rule profile.
-type tableKey struct {
-	material tb.Material
-	rules    string
+	files    map[ID]*lazyFile // written by Open only
 }
 
 type lazyFile struct {
@@ -79,12 +71,9 @@ type lazyFile struct {
 // else ./data). Files are opened on first use.
 func Open(dir string, opts ...Option) (*Tables, error) {
 	if dir == "" {
-		dir = os.Getenv("MAKRUKTB_PATH")
+		dir = DefaultDir()
 	}
-	if dir == "" {
-		dir = "data"
-	}
-	t := &Tables{dir: dir, files: map[tableKey]*lazyFile{}}
+	t := &Tables{dir: dir, files: map[ID]*lazyFile{}}
 	for _, o := range opts {
 		if err := o(t); err != nil {
 			return nil, err
@@ -98,36 +87,16 @@ func Open(dir string, opts ...Option) (*Tables, error) {
 		return nil, fmt.Errorf("probe: table directory: %w", err)
 	}
 	for _, e := range entries {
-		key, ok := parseTableName(e.Name())
+		key, ok := ParseFileName(e.Name())
 		if !ok || e.IsDir() {
 			continue
 		}
 		t.files[key] = &lazyFile{path: filepath.Join(dir, e.Name())}
-		if key.rules == "" {
-			t.maxPiece = max(t.maxPiece, key.material.Pieces())
+		if key.Rules == "" {
+			t.maxPiece = max(t.maxPiece, key.Material.Pieces())
 		}
 	}
 	return t, nil
-}
-
-// parseTableName reads "KRvKN.mtbm" (DTM) or "KRvKN.thai.mtbb" (DTB).
-func parseTableName(name string) (tableKey, bool) {
-	var key tableKey
-	if base, ok := strings.CutSuffix(name, DTB.Extension()); ok {
-		i := strings.LastIndexByte(base, '.')
-		if i < 0 || i == len(base)-1 {
-			return key, false
-		}
-		name, key.rules = base[:i], base[i+1:]
-	} else if name, ok = strings.CutSuffix(name, DTM.Extension()); !ok {
-		return key, false
-	}
-	m, err := tb.ParseMaterial(name)
-	if err != nil || !m.IsCanonical() || m.HasPawns() {
-		return key, false
-	}
-	key.material = m
-	return key, true
 }
 
 // Dir returns the table directory.
@@ -155,7 +124,7 @@ func (t *Tables) Close() error {
 
 // table returns the table of key, opened on first use, or nil when the
 // directory has none.
-func (t *Tables) table(key tableKey) (*lazyFile, error) {
+func (t *Tables) table(key ID) (*lazyFile, error) {
 	lf, ok := t.files[key]
 	if !ok {
 		return nil, nil
@@ -165,8 +134,8 @@ func (t *Tables) table(key tableKey) (*lazyFile, error) {
 }
 
 // open opens the file and checks that it holds the table its name says.
-func (lf *lazyFile) open(key tableKey, dir string) {
-	m := key.material
+func (lf *lazyFile) open(key ID, dir string) {
+	m := key.Material
 	lf.file, lf.err = OpenFile(lf.path)
 	if errors.Is(lf.err, fs.ErrNotExist) {
 		lf.err = &MissingError{Material: m.String(), Dir: dir}
@@ -176,10 +145,10 @@ func (lf *lazyFile) open(key tableKey, dir string) {
 	}
 	h := &lf.file.Header
 	want := DTM
-	if key.rules != "" {
+	if key.Rules != "" {
 		want = DTB
 	}
-	if h.Material != m || h.Metric != want || h.Rules != key.rules {
+	if h.Material != m || h.Metric != want || h.Rules != key.Rules {
 		lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s table of %s (rules %q), not what its name says", h.Metric, h.Material, h.Rules)}
 		return
 	}
@@ -221,7 +190,7 @@ func (t *Tables) locate(p *tb.Position, rules string) (site, *lazyFile, error) {
 	if flipped {
 		canon = m.Flipped()
 	}
-	lf, err := t.table(tableKey{canon, rules})
+	lf, err := t.table(ID{canon, rules})
 	if lf == nil || err != nil {
 		return site{given: m}, nil, err
 	}
@@ -235,7 +204,7 @@ func (t *Tables) locate(p *tb.Position, rules string) (site, *lazyFile, error) {
 // boardValue returns the value at s in the DTB table of rules, and false
 // when the directory has no such table.
 func (t *Tables) boardValue(s site, rules string) (value.Value, bool, error) {
-	lf, err := t.table(tableKey{s.material, rules})
+	lf, err := t.table(ID{s.material, rules})
 	if lf == nil || err != nil {
 		return 0, false, err
 	}

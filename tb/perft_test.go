@@ -25,15 +25,17 @@ func TestPerftOracle(t *testing.T) {
 		}
 		parts := strings.Split(line, "|")
 		require.Len(t, parts, 4, line)
-		depth, err := strconv.Atoi(parts[2])
-		require.NoError(t, err)
-		want, err := strconv.ParseUint(parts[3], 10, 64)
-		require.NoError(t, err)
-		pos, err := ParseFEN(parts[1])
-		require.NoError(t, err, line)
-		m := MaterialOf(&pos)
-		require.Equal(t, parts[0], m.String(), "material of %s", parts[1])
-		require.Equal(t, want, pos.Perft(depth), line)
+		t.Run(parts[0]+" "+parts[1]+" depth "+parts[2], func(t *testing.T) {
+			depth, err := strconv.Atoi(parts[2])
+			require.NoError(t, err)
+			want, err := strconv.ParseUint(parts[3], 10, 64)
+			require.NoError(t, err)
+			pos, err := ParseFEN(parts[1])
+			require.NoError(t, err)
+			m := MaterialOf(&pos)
+			require.Equal(t, parts[0], m.String(), "material")
+			require.Equal(t, want, pos.Perft(depth))
+		})
 		lines++
 	}
 	require.NoError(t, sc.Err())

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/probe/store"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -84,7 +85,7 @@ func boardProfiles(list string) ([]honour.Rules, error) {
 
 // job is one table to generate: its id and, for DTB, its rules.
 type job struct {
-	id    tableID
+	id    probe.ID
 	rules *honour.Rules
 	// target: named on the command line (--force regenerates it).
 	target bool
@@ -95,33 +96,35 @@ type job struct {
 // materials with pieces on both sides (a DTB table needs the DTM tables of
 // its bare sub-materials and the DTB tables of the others, all earlier).
 func plan(targets []tb.Material, profiles []honour.Rules) []job {
-	var order []tb.Material
-	seen := map[tb.Material]bool{}
-	for _, t := range targets {
-		for _, m := range retro.Dependencies(t) {
-			if !seen[m] {
-				seen[m] = true
-				order = append(order, m)
-			}
-		}
-	}
+	var dtm, dtb []tb.Material // in generation order, without repeats
 	isTarget := map[tb.Material]bool{}
 	for _, t := range targets {
 		canon, _ := t.Canonical()
 		isTarget[canon] = true
+		dtm = appendNew(dtm, retro.Dependencies(t))
+		boards, _ := retro.BoardDependencies(t)
+		dtb = appendNew(dtb, boards)
 	}
 	var jobs []job
-	for _, m := range order {
-		jobs = append(jobs, job{id: dtmID(m), target: isTarget[m]})
+	for _, m := range dtm {
+		jobs = append(jobs, job{id: probe.DTMID(m), target: isTarget[m]})
 	}
-	for _, m := range order {
+	for _, m := range dtb {
 		for i := range profiles {
-			if honour.HasBoardHonour(m) {
-				jobs = append(jobs, job{id: tableID{m, profiles[i].Name}, rules: &profiles[i], target: isTarget[m]})
-			}
+			jobs = append(jobs, job{id: probe.ID{Material: m, Rules: profiles[i].Name}, rules: &profiles[i], target: isTarget[m]})
 		}
 	}
 	return jobs
+}
+
+// appendNew appends the materials of add that list does not hold yet.
+func appendNew(list, add []tb.Material) []tb.Material {
+	for _, m := range add {
+		if !slices.Contains(list, m) {
+			list = append(list, m)
+		}
+	}
+	return list
 }
 
 // checkSupported refuses, before any work, targets the generator cannot
@@ -133,21 +136,11 @@ func checkSupported(targets []tb.Material, jobs []job) error {
 		}
 	}
 	for _, j := range jobs {
-		if err := retro.Supported(j.id.material); err != nil {
+		if err := retro.Supported(j.id.Material); err != nil {
 			return fmt.Errorf("cannot generate: %w", err)
 		}
 	}
 	return nil
-}
-
-// present reports whether a complete table file is in dir.
-func present(dir string, id tableID) bool {
-	f, err := probe.OpenFile(id.path(dir))
-	if err != nil {
-		return false
-	}
-	f.Close()
-	return true
 }
 
 // generation is one run of gen over a list of jobs.
@@ -157,7 +150,7 @@ type generation struct {
 	threads     int
 	force       bool // regenerate the targets even if present
 	timings     bool // print each table's stage times on errOut
-	cache       *tableCache
+	cache       *store.Cache
 }
 
 func (gn *generation) run(ctx context.Context, jobs []job) error {
@@ -167,15 +160,19 @@ func (gn *generation) run(ctx context.Context, jobs []job) error {
 	// The value arrays are most of the heap and hold no pointers: collect
 	// garbage early rather than let the heap double past them.
 	debug.SetGCPercent(20)
-	gn.cache = newTableCache(gn.dir, 5)
+	gn.cache = store.NewCache(gn.dir, 5)
 	var failed []string
 	kept := 0
 	for _, j := range jobs {
-		if !(gn.force && j.target) && present(gn.dir, j.id) {
+		if !(gn.force && j.target) && store.Present(gn.dir, j.id) {
 			// A run stopped between writing a table and recording its
 			// checksum leaves a complete file without one.
-			if err := ensureChecksum(gn.out, gn.dir, j.id); err != nil {
+			recorded, err := store.EnsureChecksum(gn.dir, j.id)
+			if err != nil {
 				return err
+			}
+			if recorded {
+				fmt.Fprintf(gn.out, "%-15s present but not in %s (a run stopped before recording it, or the directory predates it): recorded it\n", j.id, store.ChecksumFile)
 			}
 			kept++
 			continue
@@ -205,7 +202,7 @@ func (gn *generation) run(ctx context.Context, jobs []job) error {
 // row to the table of tables.
 func (gn *generation) generate(ctx context.Context, j job) error {
 	start := time.Now()
-	m := j.id.material
+	m := j.id.Material
 	clock := &stageClock{}
 	bar := newBar(j.id.String())
 	opts := retro.Options{Threads: gn.threads, Progress: func(p retro.Progress) {
@@ -217,30 +214,30 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 	metric := probe.DTM
 	clock.enter("load") // the sub-tables; the generator's progress starts the next stage
 	if j.rules == nil {
-		table, err = retro.Generate(ctx, m, gn.cache.get, opts)
+		table, err = retro.Generate(ctx, m, gn.cache.DTM, opts)
 	} else {
 		metric = probe.DTB
 		if opts.Draws, err = widerBoardTable(gn.dir, m, j.rules, gn.cache); err != nil {
 			err = fmt.Errorf("generate %s: %w", j.id, err)
 		} else {
-			table, err = retro.GenerateDTB(ctx, m, j.rules, gn.cache.get, gn.cache.board(j.rules.Name), opts)
+			table, err = retro.GenerateDTB(ctx, m, j.rules, gn.cache.DTM, gn.cache.Board(j.rules.Name), opts)
 		}
 	}
 	bar.finish()
 	if err != nil {
 		return err // retro's errors name the table
 	}
-	path := j.id.path(gn.dir)
+	path := j.id.Path(gn.dir)
 	clock.enter("write")
-	if err := probe.WriteFile(path, table.Space, metric, j.id.rules, table.Values); err != nil {
+	if err := probe.WriteFile(path, table.Space, metric, j.id.Rules, table.Values); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	clock.enter("checksum")
-	sum, err := recordChecksum(gn.dir, path)
+	sum, err := store.RecordChecksum(gn.dir, path)
 	if err != nil {
 		return err
 	}
-	gn.cache.put(j.id, table)
+	gn.cache.Keep(j.id, table)
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -255,75 +252,28 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 	if gn.timings {
 		fmt.Fprintf(gn.errOut, "%-15s %s\n", j.id, clock)
 	}
-	return updateTableList(gn.dir, row)
+	return store.UpdateRow(gn.dir, row.material, row.row(), row.sum)
 }
 
 // widerBoardTable returns a DTB table of m already in dir under a built-in
 // profile whose goals include those of r, whose draws the DTB generation
 // under r may take (retro.GoalsIncluded); nil if there is none.
-func widerBoardTable(dir string, m tb.Material, r *honour.Rules, cache *tableCache) (*retro.Table, error) {
+func widerBoardTable(dir string, m tb.Material, r *honour.Rules, cache *store.Cache) (*retro.Table, error) {
 	for _, w := range honour.BuiltinRules() {
-		id := tableID{m, w.Name}
-		if w.Name == r.Name || w.BoardPlies == 0 || !present(dir, id) || !retro.GoalsIncluded(r, &w, m) {
+		id := probe.ID{Material: m, Rules: w.Name}
+		if w.Name == r.Name || w.BoardPlies == 0 || !store.Present(dir, id) || !retro.GoalsIncluded(r, &w, m) {
 			continue
 		}
-		return cache.load(id)
+		return cache.Load(id)
 	}
 	return nil, nil
-}
-
-// recordChecksum adds the SHA-256 of the table file at path to the
-// directory's checksum list. Generation is deterministic: a checksum that
-// differs from the reference or from the directory's record means the
-// generator's output changed. Keep the record (verify will fail on the
-// file) until someone accepts the new table: in the reference by changing
-// data/checksums.txt and rebuilding, in the directory by deleting the line.
-func recordChecksum(dir, path string) (string, error) {
-	sum, err := fileSHA256(path)
-	if err != nil {
-		return "", err
-	}
-	name := filepath.Base(path)
-	if ref, ok := referenceChecksums()[name]; ok && ref != sum {
-		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed (to accept it, change that line and rebuild)", name, sum, ref, referenceFile)
-	}
-	unlock, err := lockDir(dir)
-	if err != nil {
-		return "", err
-	}
-	defer unlock()
-	sums, err := readChecksums(dir)
-	if err != nil {
-		return "", err
-	}
-	if old, ok := sums[name]; ok && old != sum {
-		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, filepath.Join(dir, checksumFile))
-	}
-	sums[name] = sum
-	return sum, writeChecksums(dir, sums)
-}
-
-// ensureChecksum records the checksum of a present table that has none.
-func ensureChecksum(out io.Writer, dir string, id tableID) error {
-	sums, err := readChecksums(dir)
-	if err != nil {
-		return err
-	}
-	if _, ok := sums[id.fileName()]; ok {
-		return nil
-	}
-	if _, err := recordChecksum(dir, id.path(dir)); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "%-15s present but not in %s (a run stopped before recording it, or the directory predates it): recorded it\n", id, checksumFile)
-	return nil
 }
 
 // countDraws returns the count-draw cell of a freshly generated table:
 // for DTM, the share of wins a fresh thai count draws (pieces' honour, or
 // board's honour as far as DTM tells); for DTB, the share under its own
 // profile, which for thai also completes the DTM row of the material.
-func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cache *tableCache, threads int) (string, error) {
+func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cache *store.Cache, threads int) (string, error) {
 	opts := retro.Options{Threads: threads}
 	if j.rules == nil {
 		st, err := retro.ComputeStats(ctx, table, opts)
@@ -332,7 +282,7 @@ func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cach
 		}
 		return countDrawShare(st.Count[honour.ThaiRules.Name]), nil
 	}
-	dtm, err := cache.get(j.id.material)
+	dtm, err := cache.DTM(j.id.Material)
 	if err != nil {
 		return "", err
 	}
@@ -342,10 +292,10 @@ func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cach
 	}
 	share := countDrawShare(counts)
 	if j.rules.Name == honour.ThaiRules.Name {
-		name := j.id.material.String()
-		err = editTableList(dir, func(rows map[string]string) {
+		name := j.id.Material.String()
+		err = store.EditCatalogue(dir, func(rows map[string]string) {
 			if row, ok := rows[name]; ok {
-				rows[name] = setCountDraws(row, share)
+				rows[name] = store.SetCountDraws(row, share)
 			}
 		})
 	}
@@ -366,7 +316,7 @@ type summary struct {
 	sum               string        // the file's SHA-256, hex
 }
 
-func summarise(id tableID, t *retro.Table, bytes int64, total time.Duration) summary {
+func summarise(id probe.ID, t *retro.Table, bytes int64, total time.Duration) summary {
 	var legal [2]uint64
 	var longest [2]int
 	var wg sync.WaitGroup
@@ -375,11 +325,17 @@ func summarise(id tableID, t *retro.Table, bytes int64, total time.Duration) sum
 	}
 	wg.Wait()
 	return summary{
-		material: id.String(), dtb: id.rules != "", pieces: t.Material().Pieces(),
+		material: id.String(), dtb: id.Rules != "", pieces: t.Material().Pieces(),
 		perSide: t.Space.Size(), legal: legal[tb.White] + legal[tb.Black],
 		longestW: longest[tb.White], longstB: longest[tb.Black],
 		bytes: bytes, total: total,
 	}
+}
+
+// row is the summary's row in the catalogue.
+func (s summary) row() string {
+	return fmt.Sprintf("| %s | %d | %d | %d | %s/%s | %d | %.3f | %.1f | %s |  |",
+		s.material, s.pieces, s.perSide, s.legal, movesText(s.longestW), movesText(s.longstB), s.bytes, s.bitsPerPosition(), s.total.Seconds(), s.countDraws)
 }
 
 func (s summary) bitsPerPosition() float64 { return float64(8*s.bytes) / float64(max(s.legal, 1)) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/probe/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/stretchr/testify/require"
@@ -40,7 +41,7 @@ func TestGoldenChecksums(t *testing.T) {
 	for _, name := range []string{"KRvK.mtbm", "KSvK.mtbm", "KNvK.mtbm", "KMvK.mtbm"} {
 		want, ok := golden[name]
 		require.True(t, ok, "data/checksums.txt lacks %s", name)
-		got, err := fileSHA256(filepath.Join(dir, name))
+		got, err := store.FileSHA256(filepath.Join(dir, name))
 		require.NoError(t, err)
 		require.Equal(t, want, got, name)
 	}
@@ -71,7 +72,7 @@ func TestGenRecordsMissingChecksum(t *testing.T) {
 	dir := t.TempDir()
 	_, err := run(t, "gen", "--tables", dir, "KRvK")
 	require.NoError(t, err)
-	sums := filepath.Join(dir, checksumFile)
+	sums := filepath.Join(dir, store.ChecksumFile)
 	full, err := os.ReadFile(sums)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(sums, nil, 0o644))
@@ -102,7 +103,7 @@ func TestVerifiedColumn(t *testing.T) {
 	_, err := run(t, "gen", "--tables", dir, "KRvK")
 	require.NoError(t, err)
 	row := func() string {
-		list, err := os.ReadFile(filepath.Join(dir, tableListFile))
+		list, err := os.ReadFile(filepath.Join(dir, store.CatalogueFile))
 		require.NoError(t, err)
 		for _, line := range strings.Split(string(list), "\n") {
 			if strings.HasPrefix(line, "| KRvK |") {
@@ -112,28 +113,28 @@ func TestVerifiedColumn(t *testing.T) {
 		t.Fatal("no KRvK row")
 		return ""
 	}
-	require.Empty(t, rowCell(row(), verifiedCell))
+	require.Empty(t, store.Cell(row(), store.VerifiedCell))
 	_, err = run(t, "verify", "--tables", dir, "KRvK")
 	require.NoError(t, err)
-	sums, err := readChecksums(dir)
+	sums, err := store.ReadChecksums(dir)
 	require.NoError(t, err)
 	mark := time.Now().Format("2006-01-02") + " (" + sums["KRvK.mtbm"][:8] + ")"
-	require.Equal(t, mark, rowCell(row(), verifiedCell))
+	require.Equal(t, mark, store.Cell(row(), store.VerifiedCell))
 
 	_, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
 	require.NoError(t, err)
-	require.Equal(t, mark, rowCell(row(), verifiedCell), "the same file stays verified")
+	require.Equal(t, mark, store.Cell(row(), store.VerifiedCell), "the same file stays verified")
 	out, err := run(t, "verify", "--pending", "--tables", dir)
 	require.NoError(t, err)
 	require.Contains(t, out, "0 tables not yet verified")
 	require.NotContains(t, out, " ok ", "nothing is left to verify")
 
-	require.NoError(t, editTableList(dir, func(rows map[string]string) {
-		rows["KRvK"] = setRowCell(rows["KRvK"], verifiedCell, "2026-01-01 (00000000)")
+	require.NoError(t, store.EditCatalogue(dir, func(rows map[string]string) {
+		rows["KRvK"] = store.SetCell(rows["KRvK"], store.VerifiedCell, "2026-01-01 (00000000)")
 	}))
 	_, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
 	require.NoError(t, err)
-	require.Empty(t, rowCell(row(), verifiedCell), "a mark for another file is dropped")
+	require.Empty(t, store.Cell(row(), store.VerifiedCell), "a mark for another file is dropped")
 	out, err = run(t, "verify", "--pending", "--tables", dir)
 	require.NoError(t, err)
 	require.Contains(t, out, "1 tables not yet verified")
@@ -202,7 +203,7 @@ func TestTableListCountDraws(t *testing.T) {
 	out, err := run(t, "gen", "--tables", dir, "KRvK")
 	require.NoError(t, err)
 	require.Contains(t, out, "thai count-draws 16.7%")
-	list, err := os.ReadFile(filepath.Join(dir, tableListFile))
+	list, err := os.ReadFile(filepath.Join(dir, store.CatalogueFile))
 	require.NoError(t, err)
 	require.Contains(t, string(list), "| KRvK | 3 | 29568 | 50015 | 16/- |")
 	require.Contains(t, string(list), "| 16.7% |")
@@ -242,7 +243,7 @@ func TestBoardHonour(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "KRvKN.thai")
 	require.NotContains(t, out, "cambodian")
-	list, err := os.ReadFile(filepath.Join(dir, tableListFile))
+	list, err := os.ReadFile(filepath.Join(dir, store.CatalogueFile))
 	require.NoError(t, err)
 	require.Contains(t, string(list), "| KRvKN.thai | 4 |")
 	require.NotContains(t, string(list), "DTB |", "the thai DTB table completes the KRvKN row")
@@ -257,7 +258,7 @@ func TestBoardHonour(t *testing.T) {
 	// DTB generation is deterministic too: the golden checksums hold it.
 	golden := data.Checksums()
 	for _, name := range []string{"KRvKN.mtbm", "KRvKN.thai.mtbb"} {
-		got, err := fileSHA256(filepath.Join(dir, name))
+		got, err := store.FileSHA256(filepath.Join(dir, name))
 		require.NoError(t, err)
 		require.Equal(t, golden[name], got, name)
 	}
@@ -359,8 +360,8 @@ func TestOwnRecordsNextToTables(t *testing.T) {
 	dir := t.TempDir()
 	_, err := run(t, "gen", "--tables", dir, "--max-pieces", "3")
 	require.NoError(t, err)
-	require.FileExists(t, filepath.Join(dir, checksumFile))
-	require.FileExists(t, filepath.Join(dir, tableListFile))
+	require.FileExists(t, filepath.Join(dir, store.ChecksumFile))
+	require.FileExists(t, filepath.Join(dir, store.CatalogueFile))
 	require.NoFileExists(t, filepath.Join(dir, "checksums.txt"))
 	require.NoFileExists(t, filepath.Join(dir, "tables.md"))
 	out, err := run(t, "verify", "--tables", dir, "--pending")
@@ -378,9 +379,9 @@ func TestReferenceChecksumGuards(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "KRvK.mtbm")
 	require.NoError(t, os.WriteFile(path, []byte("not the KRvK table"), 0o644))
-	_, err := recordChecksum(dir, path)
+	_, err := store.RecordChecksum(dir, path)
 	require.ErrorContains(t, err, "differs from "+data.Checksums()["KRvK.mtbm"]+" in the reference data/checksums.txt")
-	sums, err := readChecksums(dir)
+	sums, err := store.ReadChecksums(dir)
 	require.NoError(t, err)
 	require.Empty(t, sums, "a refused table is not recorded")
 }
@@ -394,7 +395,7 @@ func TestGeneratedFilesIgnored(t *testing.T) {
 	if err := exec.Command("git", "rev-parse", "--show-toplevel").Run(); err != nil {
 		t.Skip("not in a git work tree")
 	}
-	for _, f := range []string{"KRvK.mtbm", "KRvKN.thai.mtbb", "KRvK.mtbm.tmp123", checksumFile, tableListFile, ".makruktb.lock"} {
+	for _, f := range []string{"KRvK.mtbm", "KRvKN.thai.mtbb", "KRvK.mtbm.tmp123", store.ChecksumFile, store.CatalogueFile, ".makruktb.lock"} {
 		out, err := exec.Command("git", "check-ignore", "-q", "../../data/"+f).CombinedOutput()
 		require.NoError(t, err, "data/%s is not ignored by git: %s", f, out)
 	}

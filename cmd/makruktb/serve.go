@@ -338,7 +338,7 @@ func (s *server) tableStats(r *http.Request) (*retro.Stats, error) {
 	if err != nil {
 		return nil, badRequest("%v", err)
 	}
-	if _, err := os.Stat(tablePath(s.tables.Dir(), m)); err != nil {
+	if _, err := os.Stat(probe.DTMID(m).Path(s.tables.Dir())); err != nil {
 		return nil, &probe.MissingError{Material: m.String(), Dir: s.tables.Dir()}
 	}
 	select {

@@ -7,7 +7,9 @@ import (
 	"io"
 	"sort"
 
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/probe/atomicfile"
+	"github.com/makruktb/makruktb/probe/store"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -71,7 +73,7 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 	var materials []tb.Material
 	var err error
 	if len(args) == 0 {
-		materials, err = tablesInDir(dir)
+		materials, err = store.Materials(dir)
 	} else {
 		materials, err = selectMaterials(0, args)
 	}
@@ -84,9 +86,9 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 			return err
 		}
 		share := countDrawShare(st.Count[honour.ThaiRules.Name])
-		err = editTableList(dir, func(rows map[string]string) {
+		err = store.EditCatalogue(dir, func(rows map[string]string) {
 			if row, ok := rows[m.String()]; ok {
-				rows[m.String()] = setCountDraws(row, share)
+				rows[m.String()] = store.SetCountDraws(row, share)
 			}
 		})
 		if err != nil {
@@ -101,7 +103,7 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 // a profile is in dir, the board's-honour counts of that profile come from
 // it.
 func tableStats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, error) {
-	table, err := loadTable(dir, m)
+	table, err := store.Load(dir, probe.DTMID(m))
 	if err != nil {
 		return nil, err
 	}
@@ -110,11 +112,11 @@ func tableStats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, e
 		return st, err
 	}
 	for _, r := range honour.BuiltinRules() {
-		id := tableID{m, r.Name}
-		if r.BoardPlies <= 0 || !present(dir, id) {
+		id := probe.ID{Material: m, Rules: r.Name}
+		if r.BoardPlies <= 0 || !store.Present(dir, id) {
 			continue
 		}
-		dtb, err := loadTableID(dir, id)
+		dtb, err := store.Load(dir, id)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/probe/store"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ Exits non-zero on any mismatch, naming the position.`,
 			if err != nil {
 				return err
 			}
-			sums, err := readChecksums(dir)
+			sums, err := store.ReadChecksums(dir)
 			if err != nil {
 				return err
 			}
@@ -47,7 +48,7 @@ Exits non-zero on any mismatch, naming the position.`,
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d tables not yet verified\n", len(ids))
 			}
-			cache := newTableCache(dir, 5)
+			cache := store.NewCache(dir, 5)
 			failed := 0
 			for _, group := range byMaterial(ids) {
 				n, err := verifyMaterial(cmd, dir, group, sums, cache, threads)
@@ -70,14 +71,14 @@ Exits non-zero on any mismatch, naming the position.`,
 
 // unverified keeps the ids whose row in tables.md has no verified mark for
 // the checksum recorded for the file.
-func unverified(dir string, ids []tableID, sums map[string]string) ([]tableID, error) {
-	rows, err := readTableList(dir)
+func unverified(dir string, ids []probe.ID, sums map[string]string) ([]probe.ID, error) {
+	rows, err := store.ReadCatalogue(dir)
 	if err != nil {
 		return nil, err
 	}
-	var out []tableID
+	var out []probe.ID
 	for _, id := range ids {
-		if !verifiedAs(rows[id.String()], sums[id.fileName()]) {
+		if !store.VerifiedAs(rows[id.String()], sums[id.FileName()]) {
 			out = append(out, id)
 		}
 	}
@@ -86,10 +87,10 @@ func unverified(dir string, ids []tableID, sums map[string]string) ([]tableID, e
 
 // verifyTargets returns the tables the arguments name (see verify's help),
 // or every table in dir when there are none.
-func verifyTargets(dir string, args []string) ([]tableID, error) {
-	var ids []tableID
+func verifyTargets(dir string, args []string) ([]probe.ID, error) {
+	var ids []probe.ID
 	if len(args) == 0 {
-		materials, err := tablesInDir(dir)
+		materials, err := store.Materials(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -114,12 +115,12 @@ func verifyTargets(dir string, args []string) ([]tableID, error) {
 			if !honour.HasBoardHonour(m) {
 				return nil, fmt.Errorf("%s: %s has a bare king, so no DTB table", a, m)
 			}
-			ids = append(ids, tableID{m, r.Name})
+			ids = append(ids, probe.ID{Material: m, Rules: r.Name})
 			continue
 		}
-		ids = append(ids, dtmID(m))
+		ids = append(ids, probe.DTMID(m))
 		for _, r := range honour.BuiltinRules() {
-			if id := (tableID{m, r.Name}); r.BoardPlies > 0 && fileExists(id.path(dir)) {
+			if id := (probe.ID{Material: m, Rules: r.Name}); r.BoardPlies > 0 && store.Present(dir, id) {
 				ids = append(ids, id)
 			}
 		}
@@ -127,20 +128,15 @@ func verifyTargets(dir string, args []string) ([]tableID, error) {
 	return ids, nil
 }
 
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // byMaterial splits ids into runs of one material, keeping their order.
-func byMaterial(ids []tableID) [][]tableID {
-	var groups [][]tableID
+func byMaterial(ids []probe.ID) [][]probe.ID {
+	var groups [][]probe.ID
 	for _, id := range ids {
-		if n := len(groups); n > 0 && groups[n-1][0].material == id.material {
+		if n := len(groups); n > 0 && groups[n-1][0].Material == id.Material {
 			groups[n-1] = append(groups[n-1], id)
 			continue
 		}
-		groups = append(groups, []tableID{id})
+		groups = append(groups, []probe.ID{id})
 	}
 	return groups
 }
@@ -149,15 +145,15 @@ func byMaterial(ids []tableID) [][]tableID {
 // then the values of every table that passed them, in one pass
 // (retro.VerifyTogether). It prints a line per table and returns how many
 // failed; an error means the pass was interrupted.
-func verifyMaterial(cmd *cobra.Command, dir string, ids []tableID, sums map[string]string, cache *tableCache, threads int) (int, error) {
+func verifyMaterial(cmd *cobra.Command, dir string, ids []probe.ID, sums map[string]string, cache *store.Cache, threads int) (int, error) {
 	start := time.Now()
 	out := cmd.OutOrStdout()
 	failed := 0
-	fail := func(id tableID, err error) {
+	fail := func(id probe.ID, err error) {
 		fmt.Fprintf(out, "%-15s FAILED: %v\n", id, err)
 		failed++
 	}
-	var passed []tableID
+	var passed []probe.ID
 	var checks []retro.Check
 	var fileSums []string
 	for _, id := range ids {
@@ -195,8 +191,8 @@ func verifyMaterial(cmd *cobra.Command, dir string, ids []tableID, sums map[stri
 			fmt.Fprintf(out, "%-15s ok  checksum and every value  (same pass)\n", id)
 		}
 		if err == nil && errs[x] == nil {
-			if err := markVerified(dir, id, fileSums[x]); err != nil {
-				return failed, fmt.Errorf("%s verified, but not recorded in %s: %w", id, tableListFile, err)
+			if err := store.MarkVerified(dir, id, fileSums[x]); err != nil {
+				return failed, fmt.Errorf("%s verified, but not recorded in %s: %w", id, store.CatalogueFile, err)
 			}
 		}
 	}
@@ -206,9 +202,9 @@ func verifyMaterial(cmd *cobra.Command, dir string, ids []tableID, sums map[stri
 // loadCheck checks a table file against the checksums recorded for it —
 // the directory's SHA256SUMS and the reference, at least one of them —
 // and its internal checksums, and loads it for verification.
-func loadCheck(dir string, id tableID, sums map[string]string, cache *tableCache) (c retro.Check, sum string, err error) {
-	path := id.path(dir)
-	sum, err = fileSHA256(path)
+func loadCheck(dir string, id probe.ID, sums map[string]string, cache *store.Cache) (c retro.Check, sum string, err error) {
+	path := id.Path(dir)
+	sum, err = store.FileSHA256(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, "", fmt.Errorf("not found: no file %s", path)
 	}
@@ -217,14 +213,14 @@ func loadCheck(dir string, id tableID, sums map[string]string, cache *tableCache
 	}
 	name := filepath.Base(path)
 	local, inDir := sums[name]
-	ref, inReference := referenceChecksums()[name]
+	ref, inReference := store.ReferenceChecksums()[name]
 	switch {
 	case !inDir && !inReference:
-		return c, "", fmt.Errorf("%s: no checksum recorded, neither in %s nor in %s (gen records it)", path, filepath.Join(dir, checksumFile), referenceFile)
+		return c, "", fmt.Errorf("%s: no checksum recorded, neither in %s nor in %s (gen records it)", path, filepath.Join(dir, store.ChecksumFile), store.ReferenceFile)
 	case inDir && sum != local:
-		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, filepath.Join(dir, checksumFile), local)
+		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, filepath.Join(dir, store.ChecksumFile), local)
 	case inReference && sum != ref:
-		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, referenceFile, ref)
+		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, store.ReferenceFile, ref)
 	}
 	f, err := probe.OpenFile(path)
 	if err != nil {
@@ -235,17 +231,17 @@ func loadCheck(dir string, id tableID, sums map[string]string, cache *tableCache
 	if err != nil {
 		return c, "", err
 	}
-	table, err := cache.load(id)
+	table, err := cache.Load(id)
 	if err != nil {
 		return c, "", err
 	}
-	c = retro.Check{Table: table, DTM: cache.get}
-	if id.rules != "" {
-		r, err := honour.LookupRules(id.rules)
+	c = retro.Check{Table: table, DTM: cache.DTM}
+	if id.Rules != "" {
+		r, err := honour.LookupRules(id.Rules)
 		if err != nil {
 			return c, "", err
 		}
-		c.Rules, c.DTB = &r, cache.board(id.rules)
+		c.Rules, c.DTB = &r, cache.Board(id.Rules)
 	}
 	return c, sum, nil
 }

@@ -1,8 +1,7 @@
-package main
+package store
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/probe/atomicfile"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -20,10 +20,10 @@ import (
 // repository's reference table, data/tables.md, has the same columns and
 // is edited by the developers who measure the reference runs.
 
-// tableListFile is the table directory's catalogue, one row per table.
-const tableListFile = "catalogue.md"
+// CatalogueFile is the table directory's catalogue, one row per table.
+const CatalogueFile = "catalogue.md"
 
-const tableListHeader = `# Tables in this directory
+const catalogueHeader = `# Tables in this directory
 
 Written by ` + "`makruktb gen`" + `, one row per table as last generated here.
 Positions: legal canonical positions, both sides to move. Longest: longest
@@ -42,20 +42,15 @@ SHA-256 of the file it checked.
 |---|---|---|---|---|---|---|---|---|---|
 `
 
-func (s summary) row() string {
-	return fmt.Sprintf("| %s | %d | %d | %d | %s/%s | %d | %.3f | %.1f | %s |  |",
-		s.material, s.pieces, s.perSide, s.legal, movesText(s.longestW), movesText(s.longstB), s.bytes, s.bitsPerPosition(), s.total.Seconds(), s.countDraws)
-}
-
 // The cells of a row, counted from 0 after its leading "|".
 const (
-	countDrawsCell = 8
-	verifiedCell   = 9
+	CountDrawsCell = 8
+	VerifiedCell   = 9
 	rowCells       = 10
 )
 
 // rowCell returns cell n of a row, trimmed ("" if the row is shorter).
-func rowCell(row string, n int) string {
+func Cell(row string, n int) string {
 	cells := strings.Split(strings.Trim(row, "|"), "|")
 	if n >= len(cells) {
 		return ""
@@ -65,7 +60,7 @@ func rowCell(row string, n int) string {
 
 // setRowCell returns row with cell n set to text; a row written before
 // the table had all its columns gets the missing cells, empty.
-func setRowCell(row string, n int, text string) string {
+func SetCell(row string, n int, text string) string {
 	cells := strings.Split(strings.Trim(row, "|"), "|")
 	for len(cells) < rowCells {
 		cells = append(cells, " ")
@@ -75,49 +70,49 @@ func setRowCell(row string, n int, text string) string {
 }
 
 // setCountDraws puts the count-draw cell into an existing row.
-func setCountDraws(row, text string) string { return setRowCell(row, countDrawsCell, text) }
+func SetCountDraws(row, text string) string { return SetCell(row, CountDrawsCell, text) }
 
 // verifiedMark is the verified cell of a table whose file, of SHA-256 sum,
 // passed verify on day.
-func verifiedMark(sum string, day time.Time) string {
+func VerifiedMark(sum string, day time.Time) string {
 	return day.Format("2006-01-02") + " (" + sum[:8] + ")"
 }
 
-// updateTableList replaces or adds the row of s in tables.md. The verified
-// mark stays if it names the new file's checksum: gen rewrites a table
-// byte for byte, and a file that differs needs verifying anew.
-func updateTableList(dir string, s summary) error {
-	return editTableList(dir, func(rows map[string]string) {
-		row := s.row()
-		if old := rows[s.material]; verifiedAs(old, s.sum) {
-			row = setRowCell(row, verifiedCell, rowCell(old, verifiedCell))
+// UpdateRow replaces or adds the row of table name in the catalogue. The
+// verified mark stays if it names sum, the new file's checksum: gen
+// rewrites a table byte for byte, and a file that differs needs verifying
+// anew.
+func UpdateRow(dir, name, row, sum string) error {
+	return EditCatalogue(dir, func(rows map[string]string) {
+		if old := rows[name]; VerifiedAs(old, sum) {
+			row = SetCell(row, VerifiedCell, Cell(old, VerifiedCell))
 		}
-		rows[s.material] = row
+		rows[name] = row
 	})
 }
 
 // markVerified records in the table of tables of dir, if there is one,
 // that table id, whose file has SHA-256 sum, passed verify today.
-func markVerified(dir string, id tableID, sum string) error {
-	if !fileExists(filepath.Join(dir, tableListFile)) {
+func MarkVerified(dir string, id probe.ID, sum string) error {
+	if !fileExists(filepath.Join(dir, CatalogueFile)) {
 		return nil
 	}
-	return editTableList(dir, func(rows map[string]string) {
+	return EditCatalogue(dir, func(rows map[string]string) {
 		if row, ok := rows[id.String()]; ok {
-			rows[id.String()] = setRowCell(row, verifiedCell, verifiedMark(sum, time.Now()))
+			rows[id.String()] = SetCell(row, VerifiedCell, VerifiedMark(sum, time.Now()))
 		}
 	})
 }
 
 // editTableList rewrites tables.md after edit has changed its rows (keyed
 // by material), sorted by piece count and name, under the directory's lock.
-func editTableList(dir string, edit func(rows map[string]string)) error {
-	unlock, err := lockDir(dir)
+func EditCatalogue(dir string, edit func(rows map[string]string)) error {
+	unlock, err := Lock(dir)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	rows, err := readTableList(dir)
+	rows, err := ReadCatalogue(dir)
 	if err != nil {
 		return err
 	}
@@ -138,18 +133,18 @@ func editTableList(dir string, edit func(rows map[string]string)) error {
 		return names[i] < names[j]
 	})
 	var b strings.Builder
-	b.WriteString(tableListHeader)
+	b.WriteString(catalogueHeader)
 	for _, n := range names {
 		b.WriteString(rows[n] + "\n")
 	}
-	return atomicfile.WriteBytes(filepath.Join(dir, tableListFile), []byte(b.String()))
+	return atomicfile.WriteBytes(filepath.Join(dir, CatalogueFile), []byte(b.String()))
 }
 
 // readTableList returns the rows of tables.md in dir by table name, with
 // all their cells; none if there is no such file.
-func readTableList(dir string) (map[string]string, error) {
+func ReadCatalogue(dir string) (map[string]string, error) {
 	rows := map[string]string{}
-	list, err := os.ReadFile(filepath.Join(dir, tableListFile))
+	list, err := os.ReadFile(filepath.Join(dir, CatalogueFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return rows, nil
 	}
@@ -158,13 +153,18 @@ func readTableList(dir string) (map[string]string, error) {
 	}
 	for _, line := range strings.Split(string(list), "\n") {
 		if strings.HasPrefix(line, "| K") {
-			rows[rowCell(line, 0)] = setRowCell(line, verifiedCell, rowCell(line, verifiedCell))
+			rows[Cell(line, 0)] = SetCell(line, VerifiedCell, Cell(line, VerifiedCell))
 		}
 	}
 	return rows, nil
 }
 
 // verifiedAs reports whether a row's verified mark names the checksum sum.
-func verifiedAs(row, sum string) bool {
-	return len(sum) >= 8 && strings.HasSuffix(rowCell(row, verifiedCell), "("+sum[:8]+")")
+func VerifiedAs(row, sum string) bool {
+	return len(sum) >= 8 && strings.HasSuffix(Cell(row, VerifiedCell), "("+sum[:8]+")")
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

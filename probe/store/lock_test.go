@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package store
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ func TestListEditsDoNotGetLost(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			name := fmt.Sprintf("KR%02dvK", i)
-			errs <- editTableList(dir, func(rows map[string]string) {
+			errs <- EditCatalogue(dir, func(rows map[string]string) {
 				rows[name] = "| " + name + " | 3 |"
 			})
 		})
@@ -33,7 +33,7 @@ func TestListEditsDoNotGetLost(t *testing.T) {
 				errs <- err
 				return
 			}
-			_, err := recordChecksum(dir, path)
+			_, err := RecordChecksum(dir, path)
 			errs <- err
 		})
 	}
@@ -42,10 +42,10 @@ func TestListEditsDoNotGetLost(t *testing.T) {
 	for err := range errs {
 		require.NoError(t, err)
 	}
-	rows, err := readTableList(dir)
+	rows, err := ReadCatalogue(dir)
 	require.NoError(t, err)
 	require.Len(t, rows, n, "every row written at the same time is kept")
-	sums, err := readChecksums(dir)
+	sums, err := ReadChecksums(dir)
 	require.NoError(t, err)
 	require.Len(t, sums, n, "every checksum recorded at the same time is kept")
 }

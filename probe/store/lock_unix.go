@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package store
 
 import (
 	"fmt"
@@ -14,10 +14,10 @@ import (
 // same time on one directory, and each rewrites a list from what it read.
 const lockFile = ".makruktb.lock"
 
-// lockDir takes the directory's lock, waiting for other processes to
+// Lock takes the directory's lock, waiting for other processes to
 // release it, and returns the function that releases it. The lock is an
 // advisory flock(2) on lockFile, released by the kernel if the process dies.
-func lockDir(dir string) (unlock func(), err error) {
+func Lock(dir string) (unlock func(), err error) {
 	path := filepath.Join(dir, lockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

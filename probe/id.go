@@ -1,0 +1,78 @@
+package probe
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/makruktb/makruktb/tb"
+)
+
+// ID names a table: the DTM table of a canonical material (Rules "") or
+// its board's-honour (DTB) table under a rule profile. Its file name is
+// "KRvKN.mtbm" or "KRvKN.thai.mtbb"; its name in lists "KRvKN" or
+// "KRvKN.thai".
+type ID struct {
+	Material tb.Material
+	Rules    string
+}
+
+// DTMID is the ID of m's DTM table.
+func DTMID(m tb.Material) ID { return ID{Material: m} }
+
+// Metric returns DTM or DTB.
+func (id ID) Metric() Metric {
+	if id.Rules == "" {
+		return DTM
+	}
+	return DTB
+}
+
+// FileName is e.g. "KRvKN.mtbm" or "KRvKN.thai.mtbb".
+func (id ID) FileName() string {
+	if id.Rules == "" {
+		return FileName(id.Material, DTM)
+	}
+	return BoardFileName(id.Material, id.Rules)
+}
+
+// Path returns the table's file in dir.
+func (id ID) Path(dir string) string { return filepath.Join(dir, id.FileName()) }
+
+// String is e.g. "KRvKN" or "KRvKN.thai".
+func (id ID) String() string {
+	if id.Rules == "" {
+		return id.Material.String()
+	}
+	return id.Material.String() + "." + id.Rules
+}
+
+// ParseFileName reads a table's file name, "KRvKN.mtbm" (DTM) or
+// "KRvKN.thai.mtbb" (DTB); false for any other name.
+func ParseFileName(name string) (ID, bool) {
+	var id ID
+	if base, ok := strings.CutSuffix(name, DTB.Extension()); ok {
+		i := strings.LastIndexByte(base, '.')
+		if i < 0 || i == len(base)-1 {
+			return id, false
+		}
+		name, id.Rules = base[:i], base[i+1:]
+	} else if name, ok = strings.CutSuffix(name, DTM.Extension()); !ok {
+		return id, false
+	}
+	m, err := tb.ParseMaterial(name)
+	if err != nil || !m.IsCanonical() || m.HasPawns() {
+		return id, false
+	}
+	id.Material = m
+	return id, true
+}
+
+// DefaultDir is the table directory when none is given: $MAKRUKTB_PATH,
+// else ./data.
+func DefaultDir() string {
+	if env := os.Getenv("MAKRUKTB_PATH"); env != "" {
+		return env
+	}
+	return "data"
+}

@@ -1,0 +1,132 @@
+package store
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/probe/atomicfile"
+)
+
+// ChecksumFile is the table directory's own record of the checksums of
+// the tables generated there, in sha256sum's format (sha256sum -c
+// SHA256SUMS checks the files). The repository's reference checksums,
+// data/checksums.txt, are compiled in (package data): a user's generation
+// never rewrites them.
+const ChecksumFile = "SHA256SUMS"
+
+// ReferenceChecksums returns the SHA-256 every generation must reproduce,
+// by file name.
+var ReferenceChecksums = sync.OnceValue(data.Checksums)
+
+// ReferenceFile names the reference checksums in messages.
+const ReferenceFile = "the reference data/checksums.txt"
+
+// fileSHA256 returns the hex SHA-256 of a file.
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readChecksums reads "sha256  file" lines; a missing file is empty.
+func ReadChecksums(dir string) (map[string]string, error) {
+	sums := map[string]string{}
+	f, err := os.Open(filepath.Join(dir, ChecksumFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return sums, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 2 {
+			sums[fields[1]] = fields[0]
+		}
+	}
+	return sums, sc.Err()
+}
+
+// writeChecksums writes the list atomically, sorted by file name.
+func writeChecksums(dir string, sums map[string]string) error {
+	names := make([]string, 0, len(sums))
+	for n := range sums {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s  %s\n", sums[n], n)
+	}
+	return atomicfile.WriteBytes(filepath.Join(dir, ChecksumFile), []byte(b.String()))
+}
+
+// RecordChecksum adds the SHA-256 of the table file at path to the
+// directory's checksum list. Generation is deterministic: a checksum that
+// differs from the reference or from the directory's record means the
+// generator's output changed. Keep the record (verify will fail on the
+// file) until someone accepts the new table: in the reference by changing
+// data/checksums.txt and rebuilding, in the directory by deleting the line.
+func RecordChecksum(dir, path string) (string, error) {
+	sum, err := FileSHA256(path)
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Base(path)
+	if ref, ok := ReferenceChecksums()[name]; ok && ref != sum {
+		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed (to accept it, change that line and rebuild)", name, sum, ref, ReferenceFile)
+	}
+	unlock, err := Lock(dir)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	sums, err := ReadChecksums(dir)
+	if err != nil {
+		return "", err
+	}
+	if old, ok := sums[name]; ok && old != sum {
+		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, filepath.Join(dir, ChecksumFile))
+	}
+	sums[name] = sum
+	return sum, writeChecksums(dir, sums)
+}
+
+// EnsureChecksum records the checksum of a present table that has none in
+// the directory's SHA256SUMS (a run stopped between writing the table and
+// recording it, or the directory predates the file) and reports whether it
+// had to.
+func EnsureChecksum(dir string, id probe.ID) (bool, error) {
+	sums, err := ReadChecksums(dir)
+	if err != nil {
+		return false, err
+	}
+	if _, ok := sums[id.FileName()]; ok {
+		return false, nil
+	}
+	if _, err := RecordChecksum(dir, id.Path(dir)); err != nil {
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,125 @@
+// Package store owns a table directory: where it is, which tables it
+// holds, loading whole tables for the generator and the verifier (a
+// retro.Source, with a cache of the small ones), the checksum registry
+// (SHA256SUMS, checked against the repository's reference), the catalogue
+// (catalogue.md) and the lock that lets gen and verify share a directory.
+// Files are written atomically (package atomicfile).
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+)
+
+// Resolve returns the table directory: flag when given, else $MAKRUKTB_PATH,
+// else ./data (probe.DefaultDir).
+func Resolve(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	return probe.DefaultDir()
+}
+
+// Materials lists the materials of the DTM tables in dir, by name.
+func Materials(dir string) ([]tb.Material, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []tb.Material
+	for _, e := range entries {
+		if id, ok := probe.ParseFileName(e.Name()); ok && id.Rules == "" && !e.IsDir() {
+			out = append(out, id.Material)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no tables in %s", dir)
+	}
+	return out, nil
+}
+
+// Present reports whether a complete table file is in dir.
+func Present(dir string, id probe.ID) bool {
+	f, err := probe.OpenFile(id.Path(dir))
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}
+
+// Load reads a whole table into memory.
+func Load(dir string, id probe.ID) (*retro.Table, error) {
+	f, err := probe.OpenFile(id.Path(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &probe.MissingError{Material: id.String(), Dir: dir}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if f.Header.Material != id.Material || f.Header.Rules != id.Rules {
+		return nil, &probe.CorruptError{File: id.Path(dir), Reason: fmt.Sprintf("holds the %s table of %s (rules %q)", f.Header.Metric, f.Header.Material, f.Header.Rules)}
+	}
+	vals, err := f.LoadAll()
+	if err != nil {
+		return nil, err
+	}
+	return &retro.Table{Space: f.Space, Values: vals}, nil
+}
+
+// Cache loads tables from a directory on demand and keeps the small
+// ones (fewer than keepBelow pieces) for later look-ups.
+type Cache struct {
+	dir       string
+	keepBelow int
+	mu        sync.Mutex
+	tables    map[probe.ID]*retro.Table
+}
+
+// NewCache returns a cache of the tables in dir that keeps those with
+// fewer than keepBelow pieces.
+func NewCache(dir string, keepBelow int) *Cache {
+	return &Cache{dir: dir, keepBelow: keepBelow, tables: map[probe.ID]*retro.Table{}}
+}
+
+// DTM returns the DTM table of m (a retro.Source).
+func (c *Cache) DTM(m tb.Material) (*retro.Table, error) { return c.Load(probe.DTMID(m)) }
+
+// Board returns the retro.Source of the DTB tables of a rule profile.
+func (c *Cache) Board(rules string) retro.Source {
+	return func(m tb.Material) (*retro.Table, error) { return c.Load(probe.ID{Material: m, Rules: rules}) }
+}
+
+// Load returns the table of id, from the cache or the directory.
+func (c *Cache) Load(id probe.ID) (*retro.Table, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.tables[id]; ok {
+		return t, nil
+	}
+	t, err := Load(c.dir, id)
+	if err != nil {
+		return nil, err
+	}
+	if id.Material.Pieces() < c.keepBelow {
+		c.tables[id] = t
+	}
+	return t, nil
+}
+
+// Keep caches a table just generated, if it is a small one.
+func (c *Cache) Keep(id probe.ID, t *retro.Table) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if id.Material.Pieces() < c.keepBelow {
+		c.tables[id] = t
+	}
+}
