@@ -173,6 +173,7 @@ func TestCLIMessages(t *testing.T) {
 		{[]string{"check", "--tables", dir, "8/8/8/8/3P4/2k5/1R6/K7 w - - 0 1"}, `makruktb: position "8/8/8/8/3P4/2k5/1R6/K7 w - - 0 1": pawns on the board`},
 		{[]string{"check", "--tables", filepath.Join(outside, "data"), "8/8/8/8/8/2k5/1R6/K7 w"}, "give the table directory with --tables DIR or $MAKRUKTB_PATH"},
 		{[]string{"verify", "--tables", dir, "KRvKR"}, "not found: no file " + filepath.Join(dir, "KRvKR.mtbm")},
+		{[]string{"verify", "--tables", outside}, "no tables in " + outside + "; give the table directory with --tables DIR"},
 	} {
 		r := runBinary(t, c.args...)
 		require.Equal(t, 1, r.code, "%v", c.args)

@@ -73,7 +73,7 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 	var materials []tb.Material
 	var err error
 	if len(args) == 0 {
-		materials, err = store.Materials(dir)
+		materials, err = tablesIn(dir)
 	} else {
 		materials, err = selectMaterials(0, args)
 	}

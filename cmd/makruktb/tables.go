@@ -28,6 +28,16 @@ func openTables(dir string) (*probe.Tables, error) {
 	return t, err
 }
 
+// tablesIn lists the materials of the DTM tables in dir, saying where to
+// point when there are none.
+func tablesIn(dir string) ([]tb.Material, error) {
+	materials, err := store.Materials(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w; %s", err, tablesHint)
+	}
+	return materials, nil
+}
+
 // parseMaterialArg reads a material name and returns its canonical form.
 func parseMaterialArg(name string) (tb.Material, error) {
 	m, err := tb.ParseMaterial(name)

@@ -90,7 +90,7 @@ func unverified(dir string, ids []probe.ID, sums map[string]string) ([]probe.ID,
 func verifyTargets(dir string, args []string) ([]probe.ID, error) {
 	var ids []probe.ID
 	if len(args) == 0 {
-		materials, err := store.Materials(dir)
+		materials, err := tablesIn(dir)
 		if err != nil {
 			return nil, err
 		}
