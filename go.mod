@@ -8,7 +8,6 @@ require (
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/stretchr/testify v1.12.1
-	golang.org/x/sync v0.25.0
 	golang.org/x/sys v0.46.0
 	golang.org/x/term v0.44.0
 )
