@@ -20,58 +20,54 @@ func mustFEN(t *testing.T, fen string) tb.Position {
 	return p
 }
 
-// TestWorkedCountExamples checks the honour-count arithmetic by hand.
+// TestWorkedCountExamples checks the honour-count arithmetic worked out
+// by hand: for a position and rules, the count that runs, the longest
+// mate that still fits it, and the category of a mate just inside and
+// just outside.
 func TestWorkedCountExamples(t *testing.T) {
-	// KRRvK, bare king to move, fresh count (thai): limit 8 moves = 16
-	// plies, start 2N = 8 (four pieces). The mating move must be made from
-	// count ≤ 16, i.e. within ply 9 from now; the strong side moves on the
-	// even plies from here, so it mates on ply 8 at the latest: 4 moves.
-	krrk := mustFEN(t, "k7/8/8/8/8/2R5/8/1R2K3 b - - 0 1")
-	c := honour.ThaiRules.FreshCount(&krrk)
-	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 16, Ply: 8}, c)
-	require.Equal(t, 9, honour.ThaiRules.MatingPlies(c))
-	require.Equal(t, honour.Loss, honour.ThaiRules.Judge(value.Mate(8), c).Category)         // mated in 4: inside
-	require.Equal(t, honour.BlessedLoss, honour.ThaiRules.Judge(value.Mate(10), c).Category) // in 5: too late
-	// Cambodian: limit 7 moves = 14 plies, start 8: mate by ply 7, so 3
-	// moves (plies 2, 4, 6 are the strong side's).
-	c = honour.CambodianRules.FreshCount(&krrk)
-	require.Equal(t, 7, honour.CambodianRules.MatingPlies(c))
-	require.Equal(t, honour.Loss, honour.CambodianRules.Judge(value.Mate(6), c).Category)
-	require.Equal(t, honour.BlessedLoss, honour.CambodianRules.Judge(value.Mate(8), c).Category)
-
-	// KSvK fresh (thai), bare king to move: limit 44 moves = 88 plies,
-	// start 6 (three pieces): mate by ply 83, the strong side's last
-	// chance is ply 82: 41 moves.
-	ksk := mustFEN(t, "k7/8/8/8/8/8/8/KS6 b - - 0 1")
-	c = honour.ThaiRules.FreshCount(&ksk)
-	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 88, Ply: 6}, c)
-	require.Equal(t, honour.Loss, honour.ThaiRules.Judge(value.Mate(82), c).Category)
-	require.Equal(t, honour.BlessedLoss, honour.ThaiRules.Judge(value.Mate(84), c).Category)
-	// With the khon side to move the count started a ply earlier (2N−1 =
-	// 5): mate by ply 84, a win in 83 plies (42 moves) still counts.
-	kskw := mustFEN(t, "k7/8/8/8/8/8/8/KS6 w - - 0 1")
-	c = honour.ThaiRules.FreshCount(&kskw)
-	require.Equal(t, 5, c.Ply)
-	require.Equal(t, honour.Win, honour.ThaiRules.Judge(value.Mate(83), c).Category)
-	require.Equal(t, honour.CursedWin, honour.ThaiRules.Judge(value.Mate(85), c).Category)
-
-	// ASEAN KRvK: 16 moves from 0, so with the bare king to move a loss in
-	// 32 plies (16 moves) counts and one in 34 does not.
-	krk := mustFEN(t, "k7/8/8/8/8/8/8/KR6 b - - 0 1")
-	c = honour.ASEANRules.FreshCount(&krk)
-	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 32, Ply: 0}, c)
-	require.Equal(t, honour.Loss, honour.ASEANRules.Judge(value.Mate(32), c).Category)
-	require.Equal(t, honour.BlessedLoss, honour.ASEANRules.Judge(value.Mate(34), c).Category)
+	for _, tc := range []struct {
+		name, fen      string
+		rules          *honour.Rules
+		count          honour.Count
+		mating         int // r.MatingPlies(count)
+		inside, beyond value.Value
+		in, out        honour.Category
+	}{
+		// Limit 8 moves = 16 plies, start 2N = 8 (four pieces): the mating
+		// move must be made from count ≤ 16, within ply 9; the strong side
+		// moves on even plies from here, so ply 8 at the latest: 4 moves.
+		{"KRRvK thai, bare king to move", "k7/8/8/8/8/2R5/8/1R2K3 b - - 0 1", &honour.ThaiRules,
+			honour.Count{Kind: honour.PiecesCount, Limit: 16, Ply: 8}, 9, value.Mate(8), value.Mate(10), honour.Loss, honour.BlessedLoss},
+		// Limit 7 moves = 14 plies, start 8: mate by ply 7, so 3 moves.
+		{"KRRvK cambodian", "k7/8/8/8/8/2R5/8/1R2K3 b - - 0 1", &honour.CambodianRules,
+			honour.Count{Kind: honour.PiecesCount, Limit: 14, Ply: 8}, 7, value.Mate(6), value.Mate(8), honour.Loss, honour.BlessedLoss},
+		// Limit 44 moves = 88 plies, start 6 (three pieces): mate by ply
+		// 83; the strong side's last chance is ply 82: 41 moves.
+		{"KSvK thai, bare king to move", "k7/8/8/8/8/8/8/KS6 b - - 0 1", &honour.ThaiRules,
+			honour.Count{Kind: honour.PiecesCount, Limit: 88, Ply: 6}, 83, value.Mate(82), value.Mate(84), honour.Loss, honour.BlessedLoss},
+		// With the khon side to move the count started a ply earlier
+		// (2N−1 = 5): mate by ply 84, a win in 83 plies still counts.
+		{"KSvK thai, khon side to move", "k7/8/8/8/8/8/8/KS6 w - - 0 1", &honour.ThaiRules,
+			honour.Count{Kind: honour.PiecesCount, Limit: 88, Ply: 5}, 84, value.Mate(83), value.Mate(85), honour.Win, honour.CursedWin},
+		// 16 moves from 0: a loss in 32 plies counts, one in 34 does not.
+		{"KRvK asean", "k7/8/8/8/8/8/8/KR6 b - - 0 1", &honour.ASEANRules,
+			honour.Count{Kind: honour.PiecesCount, Limit: 32, Ply: 0}, 33, value.Mate(32), value.Mate(34), honour.Loss, honour.BlessedLoss},
+		// A FEN's running count wins over a fresh one: 2 plies are left.
+		{"KRRvK thai, running count", "k7/8/8/8/8/2R5/8/1R2K3 b - 16 14 1", &honour.ThaiRules,
+			honour.Count{Kind: honour.PiecesCount, Limit: 16, Ply: 14}, 3, value.Mate(2), value.Mate(4), honour.Loss, honour.BlessedLoss},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustFEN(t, tc.fen)
+			c := tc.rules.CountOf(&p)
+			require.Equal(t, tc.count, c)
+			require.Equal(t, tc.mating, tc.rules.MatingPlies(c))
+			require.Equal(t, tc.in, tc.rules.Judge(tc.inside, c).Category)
+			require.Equal(t, tc.out, tc.rules.Judge(tc.beyond, c).Category)
+		})
+	}
 	// ASEAN has no count for mets: plain DTM.
 	kmk := mustFEN(t, "k7/8/8/8/8/8/8/KMM5 b - - 0 1")
 	require.Equal(t, honour.NoCountKind, honour.ASEANRules.FreshCount(&kmk).Kind)
-
-	// A FEN's running count wins over a fresh one.
-	running := mustFEN(t, "k7/8/8/8/8/2R5/8/1R2K3 b - 16 14 1")
-	c = honour.ThaiRules.CountOf(&running)
-	require.Equal(t, 2, c.Remaining())
-	require.Equal(t, honour.BlessedLoss, honour.ThaiRules.Judge(value.Mate(4), c).Category)
-	require.Equal(t, honour.Loss, honour.ThaiRules.Judge(value.Mate(2), c).Category)
 }
 
 func TestRulesFiles(t *testing.T) {
