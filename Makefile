@@ -45,7 +45,7 @@ bench-lib: lib
 tables: build
 	$(BIN) gen --tables $(TABLES) --threads $(THREADS) --max-pieces $(PIECES) --dtb $(DTB)
 
-# Verifies the tables in $(TABLES) that its catalogue.md does not yet list
+# Verifies the tables in $(TABLES) that its catalogue does not yet list
 # as verified (all of them after a fresh make tables); resumable.
 verify: build
 	$(BIN) verify --tables $(TABLES) --threads $(THREADS) --pending

@@ -148,7 +148,7 @@ func TestCLIFileModes(t *testing.T) {
 	require.Zero(t, r.code, r.stderr)
 	r = runBinary(t, "stats", "--tables", dir, "--svg", svg, "KRvK")
 	require.Zero(t, r.code, r.stderr)
-	for _, name := range []string{"KRvK.mtbm", store.ChecksumFile, store.CatalogueFile, "plot.svg"} {
+	for _, name := range []string{"KRvK.mtbm", store.ChecksumFile, store.CatalogueFile, store.CatalogueMarkdown, "plot.svg"} {
 		info, err := os.Stat(filepath.Join(dir, name))
 		require.NoError(t, err)
 		require.Equal(t, os.FileMode(0o644), info.Mode().Perm(), name)

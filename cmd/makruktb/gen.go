@@ -252,7 +252,7 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 	if gn.timings {
 		fmt.Fprintf(gn.errOut, "%-15s %s\n", j.id, clock)
 	}
-	return store.UpdateRow(gn.dir, row.material, row.row(), row.sum)
+	return store.UpdateRow(gn.dir, row.row())
 }
 
 // widerBoardTable returns a DTB table of m already in dir under a built-in
@@ -293,16 +293,16 @@ func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cach
 	share := countDrawShare(counts)
 	if j.rules.Name == honour.ThaiRules.Name {
 		name := j.id.Material.String()
-		err = store.EditCatalogue(dir, func(rows map[string]string) {
+		err = store.EditCatalogue(dir, func(rows map[string]*store.Row) {
 			if row, ok := rows[name]; ok {
-				rows[name] = store.SetCountDraws(row, share)
+				row.CountDraws = share
 			}
 		})
 	}
 	return share, err
 }
 
-// summary is one table's line in the gen output and in tables.md.
+// summary is one table's line in the gen output and its catalogue row.
 type summary struct {
 	material          string // the table: "KRvKN" or "KRvKN.thai" (DTB)
 	dtb               bool
@@ -333,9 +333,19 @@ func summarise(id probe.ID, t *retro.Table, bytes int64, total time.Duration) su
 }
 
 // row is the summary's row in the catalogue.
-func (s summary) row() string {
-	return fmt.Sprintf("| %s | %d | %d | %d | %s/%s | %d | %.3f | %.1f | %s |  |",
-		s.material, s.pieces, s.perSide, s.legal, movesText(s.longestW), movesText(s.longstB), s.bytes, s.bitsPerPosition(), s.total.Seconds(), s.countDraws)
+func (s summary) row() store.Row {
+	inMoves := func(plies int) int {
+		if plies < 0 {
+			return -1
+		}
+		return (plies + 1) / 2
+	}
+	return store.Row{
+		Table: s.material, Pieces: s.pieces, PerSide: s.perSide, Positions: s.legal,
+		LongestWhite: inMoves(s.longestW), LongestBlack: inMoves(s.longstB),
+		Bytes: s.bytes, BitsPerPosition: s.bitsPerPosition(), Seconds: s.total.Seconds(),
+		CountDraws: s.countDraws, SHA256: s.sum,
+	}
 }
 
 func (s summary) bitsPerPosition() float64 { return float64(8*s.bytes) / float64(max(s.legal, 1)) }

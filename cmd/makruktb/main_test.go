@@ -96,45 +96,47 @@ func TestGenRecordsMissingChecksum(t *testing.T) {
 }
 
 // verify records the day and the file's checksum in the verified column of
-// tables.md; regenerating the same file keeps the mark, a mark naming
+// the catalogue; regenerating the same file keeps the mark, a mark naming
 // another file is dropped.
 func TestVerifiedColumn(t *testing.T) {
 	dir := t.TempDir()
 	_, err := run(t, "gen", "--tables", dir, "KRvK")
 	require.NoError(t, err)
-	row := func() string {
-		list, err := os.ReadFile(filepath.Join(dir, store.CatalogueFile))
+	row := func() *store.Row {
+		rows, err := store.ReadCatalogue(dir)
 		require.NoError(t, err)
-		for _, line := range strings.Split(string(list), "\n") {
-			if strings.HasPrefix(line, "| KRvK |") {
-				return line
-			}
-		}
-		t.Fatal("no KRvK row")
-		return ""
+		require.Contains(t, rows, "KRvK")
+		return rows["KRvK"]
 	}
-	require.Empty(t, store.Cell(row(), store.VerifiedCell))
+	markdown := func() string {
+		md, err := os.ReadFile(filepath.Join(dir, store.CatalogueMarkdown))
+		require.NoError(t, err)
+		return string(md)
+	}
+	require.Empty(t, row().Verified)
 	_, err = run(t, "verify", "--tables", dir, "KRvK")
 	require.NoError(t, err)
 	sums, err := store.ReadChecksums(dir)
 	require.NoError(t, err)
-	mark := time.Now().Format("2006-01-02") + " (" + sums["KRvK.mtbm"][:8] + ")"
-	require.Equal(t, mark, store.Cell(row(), store.VerifiedCell))
+	today := time.Now().Format("2006-01-02")
+	require.Equal(t, today, row().Verified)
+	require.Equal(t, sums["KRvK.mtbm"], row().SHA256)
+	require.Contains(t, markdown(), "| "+today+" ("+sums["KRvK.mtbm"][:8]+") |", "catalogue.md is rendered from the rows")
 
 	_, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
 	require.NoError(t, err)
-	require.Equal(t, mark, store.Cell(row(), store.VerifiedCell), "the same file stays verified")
+	require.Equal(t, today, row().Verified, "the same file stays verified")
 	out, err := run(t, "verify", "--pending", "--tables", dir)
 	require.NoError(t, err)
 	require.Contains(t, out, "0 tables not yet verified")
 	require.NotContains(t, out, " ok ", "nothing is left to verify")
 
-	require.NoError(t, store.EditCatalogue(dir, func(rows map[string]string) {
-		rows["KRvK"] = store.SetCell(rows["KRvK"], store.VerifiedCell, "2026-01-01 (00000000)")
+	require.NoError(t, store.EditCatalogue(dir, func(rows map[string]*store.Row) {
+		rows["KRvK"].SHA256 = "00000000" // a mark for another file
 	}))
 	_, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
 	require.NoError(t, err)
-	require.Empty(t, store.Cell(row(), store.VerifiedCell), "a mark for another file is dropped")
+	require.Empty(t, row().Verified, "a mark for another file is dropped")
 	out, err = run(t, "verify", "--pending", "--tables", dir)
 	require.NoError(t, err)
 	require.Contains(t, out, "1 tables not yet verified")
@@ -203,7 +205,7 @@ func TestTableListCountDraws(t *testing.T) {
 	out, err := run(t, "gen", "--tables", dir, "KRvK")
 	require.NoError(t, err)
 	require.Contains(t, out, "thai count-draws 16.7%")
-	list, err := os.ReadFile(filepath.Join(dir, store.CatalogueFile))
+	list, err := os.ReadFile(filepath.Join(dir, store.CatalogueMarkdown))
 	require.NoError(t, err)
 	require.Contains(t, string(list), "| KRvK | 3 | 29568 | 50015 | 16/- |")
 	require.Contains(t, string(list), "| 16.7% |")
@@ -243,7 +245,7 @@ func TestBoardHonour(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "KRvKN.thai")
 	require.NotContains(t, out, "cambodian")
-	list, err := os.ReadFile(filepath.Join(dir, store.CatalogueFile))
+	list, err := os.ReadFile(filepath.Join(dir, store.CatalogueMarkdown))
 	require.NoError(t, err)
 	require.Contains(t, string(list), "| KRvKN.thai | 4 |")
 	require.NotContains(t, string(list), "DTB |", "the thai DTB table completes the KRvKN row")
@@ -362,6 +364,7 @@ func TestOwnRecordsNextToTables(t *testing.T) {
 	require.NoError(t, err)
 	require.FileExists(t, filepath.Join(dir, store.ChecksumFile))
 	require.FileExists(t, filepath.Join(dir, store.CatalogueFile))
+	require.FileExists(t, filepath.Join(dir, store.CatalogueMarkdown))
 	require.NoFileExists(t, filepath.Join(dir, "checksums.txt"))
 	require.NoFileExists(t, filepath.Join(dir, "tables.md"))
 	out, err := run(t, "verify", "--tables", dir, "--pending")
@@ -395,7 +398,7 @@ func TestGeneratedFilesIgnored(t *testing.T) {
 	if err := exec.Command("git", "rev-parse", "--show-toplevel").Run(); err != nil {
 		t.Skip("not in a git work tree")
 	}
-	for _, f := range []string{"KRvK.mtbm", "KRvKN.thai.mtbb", "KRvK.mtbm.tmp123", store.ChecksumFile, store.CatalogueFile, ".makruktb.lock"} {
+	for _, f := range []string{"KRvK.mtbm", "KRvKN.thai.mtbb", "KRvK.mtbm.tmp123", store.ChecksumFile, store.CatalogueFile, store.CatalogueMarkdown, ".makruktb.lock"} {
 		out, err := exec.Command("git", "check-ignore", "-q", "../../data/"+f).CombinedOutput()
 		require.NoError(t, err, "data/%s is not ignored by git: %s", f, out)
 	}

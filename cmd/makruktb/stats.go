@@ -27,7 +27,7 @@ once, as if no symmetry were used — per side to move, with the histogram of
 mate distances, the positions by category under a fresh count of every
 rule profile and the longest wins. White is the first-named side.
 --update-list writes the share of wins a fresh thai count draws into the
-catalogue.md of the table directory, for the materials named (default:
+catalogue of the table directory, for the materials named (default:
 every DTM table there).`,
 		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN\n  makruktb stats --svg krvkn.svg KRvKN\n  makruktb stats --update-list",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,12 +63,12 @@ every DTM table there).`,
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&svgPath, "svg", "", "also write the mate-distance histogram as an SVG plot to this file")
-	cmd.Flags().BoolVar(&updateList, "update-list", false, "fill the thai count-draw column of the directory's catalogue.md for the given tables (default: all)")
+	cmd.Flags().BoolVar(&updateList, "update-list", false, "fill the thai count-draw share in the directory's catalogue for the given tables (default: all)")
 	return cmd
 }
 
 // updateCountDraws computes the count-draw share of tables and writes it
-// into tables.md.
+// into the directory's catalogue.
 func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 	var materials []tb.Material
 	var err error
@@ -86,9 +86,9 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 			return err
 		}
 		share := countDrawShare(st.Count[honour.ThaiRules.Name])
-		err = store.EditCatalogue(dir, func(rows map[string]string) {
+		err = store.EditCatalogue(dir, func(rows map[string]*store.Row) {
 			if row, ok := rows[m.String()]; ok {
-				rows[m.String()] = store.SetCountDraws(row, share)
+				row.CountDraws = share
 			}
 		})
 		if err != nil {

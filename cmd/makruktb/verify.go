@@ -22,14 +22,15 @@ func newVerifyCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [--tables DIR] [--pending] [MATERIAL | MATERIAL.PROFILE ...]",
 		Short: "Check tables: checksums, then every value against its successors",
-		Long: `Check tables: the file's SHA-256 against checksums.txt and its internal
-checksums, then every stored value against a one-ply search over the table
-and its sub-tables (the tables of one material in one pass). A material
-names its DTM table and the board's-honour (DTB) tables of it in the
-directory; MATERIAL.PROFILE (e.g. KRvKN.thai) names one DTB table. Without
-arguments, every table in the directory is checked. A table that passes gets the day and its checksum in the verified
-column of the directory's tables.md; --pending skips the tables whose mark
-there names their current checksum, so a long verification can be resumed.
+		Long: `Check tables: the file's SHA-256 against the directory's SHA256SUMS and
+the reference checksums, and its internal checksums; then every stored
+value against a one-ply search over the table and its sub-tables (the
+tables of one material in one pass). A material names its DTM table and
+the board's-honour (DTB) tables of it in the directory; MATERIAL.PROFILE
+(e.g. KRvKN.thai) names one DTB table. Without arguments, every table in
+the directory is checked. A table that passes gets the day in the
+directory's catalogue; --pending skips the tables whose mark there names
+their current checksum, so a long verification can be resumed.
 Exits non-zero on any mismatch, naming the position.`,
 		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK\n  makruktb verify KRSvKN.thai\n  makruktb verify --pending",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -65,11 +66,11 @@ Exits non-zero on any mismatch, naming the position.`,
 	}
 	addTablesFlag(cmd, &dir)
 	addThreadsFlag(cmd, &threads)
-	cmd.Flags().BoolVar(&pending, "pending", false, "only the tables that tables.md does not list as verified with their current checksum")
+	cmd.Flags().BoolVar(&pending, "pending", false, "only the tables that the directory's catalogue does not list as verified with their current checksum")
 	return cmd
 }
 
-// unverified keeps the ids whose row in tables.md has no verified mark for
+// unverified keeps the ids whose catalogue row has no verified mark for
 // the checksum recorded for the file.
 func unverified(dir string, ids []probe.ID, sums map[string]string) ([]probe.ID, error) {
 	rows, err := store.ReadCatalogue(dir)
@@ -78,7 +79,7 @@ func unverified(dir string, ids []probe.ID, sums map[string]string) ([]probe.ID,
 	}
 	var out []probe.ID
 	for _, id := range ids {
-		if !store.VerifiedAs(rows[id.String()], sums[id.FileName()]) {
+		if !rows[id.String()].VerifiedAs(sums[id.FileName()]) {
 			out = append(out, id)
 		}
 	}

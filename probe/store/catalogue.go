@@ -1,7 +1,9 @@
 package store
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,14 +16,37 @@ import (
 	"github.com/makruktb/makruktb/tb"
 )
 
-// The catalogue, catalogue.md in the table directory: one row per table
-// generated there, written by gen; stats refreshes its count-draw cell and
-// verify its verified cell. It records the user's own runs; the
-// repository's reference table, data/tables.md, has the same columns and
-// is edited by the developers who measure the reference runs.
+// The catalogue: one row per table generated in the directory, written by
+// gen; stats refreshes its count-draw share and verify its verified mark.
+// catalogue.json holds the rows for programs; catalogue.md is rendered
+// from it for people, in the columns of the repository's reference table
+// data/tables.md (edited by the developers who measure reference runs).
 
-// CatalogueFile is the table directory's catalogue, one row per table.
-const CatalogueFile = "catalogue.md"
+// The catalogue's files in the table directory.
+const (
+	CatalogueFile     = "catalogue.json"
+	CatalogueMarkdown = "catalogue.md"
+)
+
+// Row is a table's entry in the catalogue.
+type Row struct {
+	Table     string `json:"table"` // "KRvKN" (DTM) or "KRvKN.thai" (DTB)
+	Pieces    int    `json:"pieces"`
+	PerSide   uint64 `json:"index_per_side"`
+	Positions uint64 `json:"positions"` // legal canonical positions, both sides to move
+	// LongestWhite and LongestBlack are the longest mate (DTB: goal) in
+	// moves for that side to move, -1 when it never wins.
+	LongestWhite    int     `json:"longest_white"`
+	LongestBlack    int     `json:"longest_black"`
+	Bytes           int64   `json:"file_bytes"`
+	BitsPerPosition float64 `json:"bits_per_position"`
+	Seconds         float64 `json:"seconds"`     // generation and writing
+	CountDraws      string  `json:"count_draws"` // e.g. "24.2%", "0.0% +99.9% DTB", "no wins"
+	SHA256          string  `json:"sha256"`      // of the file as generated
+	// Verified is the day verify last passed the file of SHA256, e.g.
+	// "2026-11-30"; "" when it has not.
+	Verified string `json:"verified,omitempty"`
+}
 
 const catalogueHeader = `# Tables in this directory
 
@@ -42,71 +67,60 @@ SHA-256 of the file it checked.
 |---|---|---|---|---|---|---|---|---|---|
 `
 
-// The cells of a row, counted from 0 after its leading "|".
-const (
-	CountDrawsCell = 8
-	VerifiedCell   = 9
-	rowCells       = 10
-)
-
-// rowCell returns cell n of a row, trimmed ("" if the row is shorter).
-func Cell(row string, n int) string {
-	cells := strings.Split(strings.Trim(row, "|"), "|")
-	if n >= len(cells) {
-		return ""
+// moves writes a longest-mate cell: a number of moves, or "-".
+func moves(n int) string {
+	if n < 0 {
+		return "-"
 	}
-	return strings.TrimSpace(cells[n])
+	return fmt.Sprint(n)
 }
 
-// setRowCell returns row with cell n set to text; a row written before
-// the table had all its columns gets the missing cells, empty.
-func SetCell(row string, n int, text string) string {
-	cells := strings.Split(strings.Trim(row, "|"), "|")
-	for len(cells) < rowCells {
-		cells = append(cells, " ")
+// Markdown renders the row as a line of catalogue.md (and of data/tables.md).
+func (r *Row) Markdown() string {
+	verified := ""
+	if r.Verified != "" && len(r.SHA256) >= 8 {
+		verified = r.Verified + " (" + r.SHA256[:8] + ")"
 	}
-	cells[n] = " " + text + " "
-	return "|" + strings.Join(cells[:rowCells], "|") + "|"
+	return fmt.Sprintf("| %s | %d | %d | %d | %s/%s | %d | %.3f | %.1f | %s | %s |",
+		r.Table, r.Pieces, r.PerSide, r.Positions, moves(r.LongestWhite), moves(r.LongestBlack),
+		r.Bytes, r.BitsPerPosition, r.Seconds, r.CountDraws, verified)
 }
 
-// setCountDraws puts the count-draw cell into an existing row.
-func SetCountDraws(row, text string) string { return SetCell(row, CountDrawsCell, text) }
-
-// verifiedMark is the verified cell of a table whose file, of SHA-256 sum,
-// passed verify on day.
-func VerifiedMark(sum string, day time.Time) string {
-	return day.Format("2006-01-02") + " (" + sum[:8] + ")"
+// VerifiedAs reports whether the row says verify passed the file of SHA-256
+// sum.
+func (r *Row) VerifiedAs(sum string) bool {
+	return r != nil && r.Verified != "" && r.SHA256 == sum
 }
 
-// UpdateRow replaces or adds the row of table name in the catalogue. The
-// verified mark stays if it names sum, the new file's checksum: gen
-// rewrites a table byte for byte, and a file that differs needs verifying
-// anew.
-func UpdateRow(dir, name, row, sum string) error {
-	return EditCatalogue(dir, func(rows map[string]string) {
-		if old := rows[name]; VerifiedAs(old, sum) {
-			row = SetCell(row, VerifiedCell, Cell(old, VerifiedCell))
+// UpdateRow replaces or adds a table's row. The verified mark stays if
+// the old row's file is the new one: gen rewrites a table byte for byte,
+// and a file that differs needs verifying anew.
+func UpdateRow(dir string, row Row) error {
+	return EditCatalogue(dir, func(rows map[string]*Row) {
+		if old := rows[row.Table]; old.VerifiedAs(row.SHA256) {
+			row.Verified = old.Verified
 		}
-		rows[name] = row
+		rows[row.Table] = &row
 	})
 }
 
-// markVerified records in the table of tables of dir, if there is one,
-// that table id, whose file has SHA-256 sum, passed verify today.
+// MarkVerified records in the catalogue of dir, if there is one, that
+// table id, whose file has SHA-256 sum, passed verify today.
 func MarkVerified(dir string, id probe.ID, sum string) error {
 	if !fileExists(filepath.Join(dir, CatalogueFile)) {
 		return nil
 	}
-	return EditCatalogue(dir, func(rows map[string]string) {
-		if row, ok := rows[id.String()]; ok {
-			rows[id.String()] = SetCell(row, VerifiedCell, VerifiedMark(sum, time.Now()))
+	return EditCatalogue(dir, func(rows map[string]*Row) {
+		if r, ok := rows[id.String()]; ok {
+			r.SHA256, r.Verified = sum, time.Now().Format("2006-01-02")
 		}
 	})
 }
 
-// editTableList rewrites tables.md after edit has changed its rows (keyed
-// by material), sorted by piece count and name, under the directory's lock.
-func EditCatalogue(dir string, edit func(rows map[string]string)) error {
+// EditCatalogue rewrites the catalogue after edit has changed its rows
+// (by table name), under the directory's lock: catalogue.json and, from
+// it, catalogue.md, with the rows sorted by piece count and name.
+func EditCatalogue(dir string, edit func(rows map[string]*Row)) error {
 	unlock, err := Lock(dir)
 	if err != nil {
 		return err
@@ -117,51 +131,56 @@ func EditCatalogue(dir string, edit func(rows map[string]string)) error {
 		return err
 	}
 	edit(rows)
-	names := make([]string, 0, len(rows))
-	for n := range rows {
-		names = append(names, n)
+	list := make([]*Row, 0, len(rows))
+	for _, r := range rows {
+		list = append(list, r)
 	}
-	pieces := func(row string) int {
-		material, _, _ := strings.Cut(row, ".")
+	pieces := func(r *Row) int {
+		material, _, _ := strings.Cut(r.Table, ".")
 		m, _ := tb.ParseMaterial(material)
 		return m.Pieces()
 	}
-	sort.Slice(names, func(i, j int) bool {
-		if pi, pj := pieces(names[i]), pieces(names[j]); pi != pj {
+	sort.Slice(list, func(i, j int) bool {
+		if pi, pj := pieces(list[i]), pieces(list[j]); pi != pj {
 			return pi < pj
 		}
-		return names[i] < names[j]
+		return list[i].Table < list[j].Table
 	})
-	var b strings.Builder
-	b.WriteString(catalogueHeader)
-	for _, n := range names {
-		b.WriteString(rows[n] + "\n")
+	data, err := json.MarshalIndent(list, "", "  ")
+	if err != nil {
+		return err
 	}
-	return atomicfile.WriteBytes(filepath.Join(dir, CatalogueFile), []byte(b.String()))
+	if err := atomicfile.WriteBytes(filepath.Join(dir, CatalogueFile), append(data, '\n')); err != nil {
+		return err
+	}
+	var md strings.Builder
+	md.WriteString(catalogueHeader)
+	for _, r := range list {
+		md.WriteString(r.Markdown() + "\n")
+	}
+	return atomicfile.WriteBytes(filepath.Join(dir, CatalogueMarkdown), []byte(md.String()))
 }
 
-// readTableList returns the rows of tables.md in dir by table name, with
-// all their cells; none if there is no such file.
-func ReadCatalogue(dir string) (map[string]string, error) {
-	rows := map[string]string{}
-	list, err := os.ReadFile(filepath.Join(dir, CatalogueFile))
+// ReadCatalogue returns the rows of the catalogue of dir by table name;
+// none if there is no catalogue yet.
+func ReadCatalogue(dir string) (map[string]*Row, error) {
+	rows := map[string]*Row{}
+	path := filepath.Join(dir, CatalogueFile)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return rows, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	for _, line := range strings.Split(string(list), "\n") {
-		if strings.HasPrefix(line, "| K") {
-			rows[Cell(line, 0)] = SetCell(line, VerifiedCell, Cell(line, VerifiedCell))
-		}
+	var list []*Row
+	if err := json.Unmarshal(data, &list); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, r := range list {
+		rows[r.Table] = r
 	}
 	return rows, nil
-}
-
-// verifiedAs reports whether a row's verified mark names the checksum sum.
-func VerifiedAs(row, sum string) bool {
-	return len(sum) >= 8 && strings.HasSuffix(Cell(row, VerifiedCell), "("+sum[:8]+")")
 }
 
 func fileExists(path string) bool {

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// gen and verify may share a table directory; each rewrites checksums.txt
-// and tables.md from what it read, so without the directory lock edits
+// gen and verify may share a table directory; each rewrites SHA256SUMS
+// and the catalogue from what it read, so without the directory lock edits
 // made at the same time get lost.
 func TestListEditsDoNotGetLost(t *testing.T) {
 	dir := t.TempDir()
@@ -23,8 +23,8 @@ func TestListEditsDoNotGetLost(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			name := fmt.Sprintf("KR%02dvK", i)
-			errs <- EditCatalogue(dir, func(rows map[string]string) {
-				rows[name] = "| " + name + " | 3 |"
+			errs <- EditCatalogue(dir, func(rows map[string]*Row) {
+				rows[name] = &Row{Table: name, Pieces: 3}
 			})
 		})
 		wg.Go(func() {
