@@ -160,3 +160,28 @@ func TestRefusals(t *testing.T) {
 		require.ErrorContains(t, err, "give 1 to 256, or 0 for every core")
 	}
 }
+
+// The estimates agree with what generating measured: KRSvKN peaked at
+// 2.08 GB RSS (README), KRRvKN at 280 MB; KRNvKRN cannot fit 24 GB.
+func TestEstimates(t *testing.T) {
+	for _, c := range []struct {
+		material string
+		lo, hi   int64 // bytes
+	}{
+		{"KRSvKN", 1.9e9, 2.3e9},
+		{"KRRvKN", 0.2e9, 0.35e9},
+		{"KRNvKRN", 30e9, 40e9},
+	} {
+		e, err := EstimateTable(tb.MustParseMaterial(c.material), false)
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, e.Memory, c.lo, c.material)
+		require.LessOrEqual(t, e.Memory, c.hi, c.material)
+	}
+	dtm, err := EstimateTable(tb.MustParseMaterial("KRvKN"), false)
+	require.NoError(t, err)
+	dtb, err := EstimateTable(tb.MustParseMaterial("KRvKN"), true)
+	require.NoError(t, err)
+	require.Equal(t, dtm.Memory+4*int64(dtm.Indices), dtb.Memory, "DTB also holds the table of its draws")
+	_, err = EstimateTable(tb.MustParseMaterial("KRRRRvK"), false)
+	require.Error(t, err)
+}

@@ -24,6 +24,7 @@ import (
 func newGenCommand() *cobra.Command {
 	var dir, dtbProfiles string
 	var threads, maxPieces int
+	var memory int64
 	var force, timings bool
 	cmd := &cobra.Command{
 		Use:   "gen [--tables DIR] [--threads N] [--dtb PROFILES] (--max-pieces N | MATERIAL...)",
@@ -50,12 +51,16 @@ an interrupted run never leaves a file that looks complete.`,
 			if err := checkSupported(targets, jobs); err != nil {
 				return err
 			}
+			if err := checkMemory(jobs, memory); err != nil {
+				return err
+			}
 			gn := &generation{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: tableDir(dir), threads: threads, force: force, timings: timings}
 			return gn.run(cmd.Context(), jobs)
 		},
 	}
 	addTablesFlag(cmd, &dir)
 	addThreadsFlag(cmd, &threads)
+	addMemoryFlag(cmd, &memory)
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "generate every pawnless table with up to N pieces")
 	cmd.Flags().BoolVar(&force, "force", false, "regenerate the named tables even if present")
 	cmd.Flags().BoolVar(&timings, "timings", false, "print how long each stage of each table took (on stderr)")

@@ -434,3 +434,23 @@ func TestHelp(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "(default 4)")
 }
+
+// --memory takes sizes with binary units and defaults to the machine's
+// RAM less a margin.
+func TestMemoryFlag(t *testing.T) {
+	for text, want := range map[string]int64{"20GiB": 20 << 30, "512M": 512 << 20, "1.5g": 3 << 29, "1000": 1000, "0": 0, "2 TiB": 2 << 40} {
+		got, err := parseSize(text)
+		require.NoError(t, err, text)
+		require.Equal(t, want, got, text)
+	}
+	for _, bad := range []string{"", "x", "-1G", "3 parsecs"} {
+		_, err := parseSize(bad)
+		require.Error(t, err, bad)
+	}
+	cmd := newGenCommand()
+	f := cmd.Flags().Lookup("memory")
+	require.NotNil(t, f)
+	if ram := machineMemory(); ram > memoryMargin {
+		require.Equal(t, humanBytes(ram-memoryMargin), f.DefValue)
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/makruktb/makruktb/retro"
+	"github.com/spf13/cobra"
+)
+
+func newPlanCommand() *cobra.Command {
+	var dtbProfiles string
+	var maxPieces int
+	var memory int64
+	cmd := &cobra.Command{
+		Use:   "plan [--dtb PROFILES] [--memory SIZE] (--max-pieces N | MATERIAL...)",
+		Short: "List the tables gen would make, in order, with their estimated memory, disk and time",
+		Long: `List every table gen would generate for the materials (sub-tables first, as
+gen orders them) with its index size and the estimates gen checks before
+any work: peak memory (the table's state and the sub-tables it reads),
+the file's size and the wall time on a 2-core machine; then the totals, in
+CPU-hours for the time. Tables the generator cannot make, or whose memory
+exceeds --memory, are marked. Nothing is generated.`,
+		Example: "  makruktb plan KRSvKN\n  makruktb plan --max-pieces 6 --dtb none",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			targets, err := selectMaterials(maxPieces, args)
+			if err != nil {
+				return err
+			}
+			profiles, err := boardProfiles(dtbProfiles)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintln(out, "| table | pieces | index per side | memory | file | time (2 cores) | note |\n|---|---|---|---|---|---|---|")
+			var total retro.Estimate
+			var peak int64
+			var tables, refused int
+			for _, j := range plan(targets, profiles) {
+				tables++
+				e, err := j.estimate()
+				if err != nil {
+					refused++
+					fmt.Fprintf(out, "| %s | %d | | | | | cannot: %v |\n", j.id, j.id.Material.Pieces(), err)
+					continue
+				}
+				note := ""
+				if memory > 0 && e.Memory > memory {
+					refused++
+					note = "exceeds --memory " + humanBytes(memory)
+				}
+				fmt.Fprintf(out, "| %s | %d | %d | %s | %s | %s | %s |\n", j.id, j.id.Material.Pieces(), e.Indices, humanBytes(e.Memory), humanBytes(e.Disk), e.Time.Round(time.Second), note)
+				total.Disk += e.Disk
+				total.Time += e.Time
+				peak = max(peak, e.Memory)
+			}
+			fmt.Fprintf(out, "\n%d tables: %.1f CPU-hours (%s wall on 2 cores), peak memory %s, %s of files", tables, 2*total.Time.Hours(), total.Time.Round(time.Second), humanBytes(peak), humanBytes(total.Disk))
+			if refused > 0 {
+				fmt.Fprintf(out, "; %d cannot be generated here", refused)
+			}
+			fmt.Fprintln(out)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless table with up to N pieces")
+	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles of the DTB tables (comma-separated; \"none\" for none)")
+	addMemoryFlag(cmd, &memory)
+	return cmd
+}

@@ -1,0 +1,77 @@
+package retro
+
+import (
+	"time"
+	"unsafe"
+
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// Estimate is what generating one table is expected to take, worked out
+// before any work from the sizes of its index and of its sub-tables'.
+type Estimate struct {
+	Indices uint64 // per side to move
+	// Memory is the peak: the generator's state of the table (a value per
+	// index and side, the presence and settled bits) and every sub-table it
+	// reads, held whole; for DTB also the table whose draws it takes.
+	Memory int64
+	// Disk is the table file, roughly: the files up to five pieces take
+	// 0.01–0.35 bytes per index and side; this takes the top of that range.
+	Disk int64
+	// Time is the wall time on this project's 2-core machine: 0.13–0.28 µs
+	// per index and side up to five pieces (KRvKN 0.13, KRSvKN 0.15, KRRvKN
+	// 0.17, KSSSvK 0.28); this takes 0.2 µs.
+	Time time.Duration
+}
+
+// The rates behind Estimate, measured on the 2-core machine
+// (data/tables.md: time and file size over index size).
+const (
+	estimateDiskPerIndex = 0.35 // bytes per index and side
+	estimateTimePerIndex = 200 * time.Nanosecond
+)
+
+// EstimateTable estimates the generation of m's DTM table (dtb false) or
+// of one of its DTB tables (dtb true).
+func EstimateTable(m tb.Material, dtb bool) (Estimate, error) {
+	if err := Supported(m); err != nil {
+		return Estimate{}, err
+	}
+	space, err := index.New(m)
+	if err != nil {
+		return Estimate{}, err
+	}
+	size := space.Size()
+	valueBytes := int64(unsafe.Sizeof(value.Value(0)))
+	whole := func(indices uint64) int64 { return 2 * int64(indices) * valueBytes } // a table held whole, both sides
+	e := Estimate{
+		Indices: size,
+		Memory:  whole(size) + 2*int64(newPresenceBytes(size)) + 2*int64((size+63)/64*8),
+		Disk:    int64(estimateDiskPerIndex * float64(2*size)),
+		Time:    time.Duration(2*size) * estimateTimePerIndex,
+	}
+	seen := map[tb.Material]bool{}
+	for _, sub := range m.Captures() {
+		canon, _ := sub.Canonical()
+		if canon.Pieces() == 2 || seen[canon] {
+			continue
+		}
+		seen[canon] = true
+		s, err := index.New(canon)
+		if err != nil {
+			return Estimate{}, err
+		}
+		e.Memory += whole(s.Size())
+	}
+	if dtb {
+		e.Memory += whole(size) // the DTM (or wider DTB) table whose draws it takes
+	}
+	return e, nil
+}
+
+// newPresenceBytes is the size of one side's presence bits (newPresence).
+func newPresenceBytes(size uint64) uint64 {
+	return (size + 1<<presenceShift - 1) >> presenceShift * (maxCode + 1) / 64 * 8
+}
