@@ -1,7 +1,7 @@
 // Command makruktb generates, checks and reads Makruk endgame tablebases.
 //
-// Subcommands: gen, verify, probe, line, check, stats, serve, index and
-// perft (see makruktb help).
+// Subcommands: gen, plan, verify, probe, line, check, stats, serve, index
+// and perft (see makruktb help).
 //
 // Exit status: 0 on success, 1 on an error, 3 when check cannot tell the
 // result without a missing table, and 128 + the signal's number when
