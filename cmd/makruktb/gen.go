@@ -39,15 +39,10 @@ an interrupted run never leaves a file that looks complete.`,
   makruktb gen KRRvKN
   makruktb gen --dtb none --tables /tmp/tb --threads 2 KRSvKN`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			targets, err := selectMaterials(maxPieces, args)
+			targets, jobs, err := planFlags(maxPieces, args, dtbProfiles)
 			if err != nil {
 				return err
 			}
-			profiles, err := boardProfiles(dtbProfiles)
-			if err != nil {
-				return err
-			}
-			jobs := plan(targets, profiles)
 			if err := checkSupported(targets, jobs); err != nil {
 				return err
 			}
@@ -66,6 +61,20 @@ an interrupted run never leaves a file that looks complete.`,
 	cmd.Flags().BoolVar(&timings, "timings", false, "print how long each stage of each table took (on stderr)")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	return cmd
+}
+
+// planFlags plans the tables that --max-pieces or the materials and the
+// --dtb list name (the targets, canonical, and every table in order).
+func planFlags(maxPieces int, args []string, dtbProfiles string) ([]tb.Material, []job, error) {
+	targets, err := selectMaterials(maxPieces, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	profiles, err := boardProfiles(dtbProfiles)
+	if err != nil {
+		return nil, nil, err
+	}
+	return targets, plan(targets, profiles), nil
 }
 
 // boardProfiles reads the --dtb list: built-in profiles with a board's

@@ -23,11 +23,7 @@ CPU-hours for the time. Tables the generator cannot make, or whose memory
 exceeds --memory, are marked. Nothing is generated.`,
 		Example: "  makruktb plan KRSvKN\n  makruktb plan --max-pieces 6 --dtb none",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			targets, err := selectMaterials(maxPieces, args)
-			if err != nil {
-				return err
-			}
-			profiles, err := boardProfiles(dtbProfiles)
+			_, jobs, err := planFlags(maxPieces, args, dtbProfiles)
 			if err != nil {
 				return err
 			}
@@ -36,7 +32,7 @@ exceeds --memory, are marked. Nothing is generated.`,
 			var total retro.Estimate
 			var peak int64
 			var tables, refused int
-			for _, j := range plan(targets, profiles) {
+			for _, j := range jobs {
 				tables++
 				e, err := j.estimate()
 				if err != nil {
