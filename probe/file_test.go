@@ -9,11 +9,10 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
 	"github.com/stretchr/testify/require"
 )
 

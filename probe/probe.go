@@ -3,9 +3,8 @@ package probe
 import (
 	"sort"
 
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // MoveResult is a legal move and the value of the position after it, from

@@ -10,12 +10,11 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/makruktb/makruktb/tb/parallel"
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/parallel"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // maxHeaderBytes bounds the header read on open (block offsets included):
@@ -275,7 +274,7 @@ func (t *File) LoadAll() ([2][]value.Value, error) {
 		out[side] = make([]value.Value, t.Header.Size)
 	}
 	h := &t.Header
-	per := h.blocksPerSide()
+	per := t.perSide
 	err := parallel.For(context.Background(), int64(h.Blocks), 0, func(u int64) error {
 		k := int(u)
 		raw, err := t.rawBlock(k)

@@ -8,10 +8,9 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // Errors about the position asked for (wrapped in a *PositionError).
@@ -144,11 +143,7 @@ func (lf *lazyFile) open(key ID, dir string) {
 		return
 	}
 	h := &lf.file.Header
-	want := DTM
-	if key.Rules != "" {
-		want = DTB
-	}
-	if h.Material != m || h.Metric != want || h.Rules != key.Rules {
+	if h.Material != m || h.Metric != key.Metric() || h.Rules != key.Rules {
 		lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s table of %s (rules %q), not what its name says", h.Metric, h.Material, h.Rules)}
 		return
 	}
@@ -233,7 +228,7 @@ func (t *Tables) dtmValue(p *tb.Position) (value.Value, site, error) {
 	case lf != nil:
 		v, err := t.lookup(lf, s.side, s.index)
 		return v, s, err
-	case p.Occupied().Count() == 2:
+	case s.given.Pieces() == 2:
 		return value.Draw, s, nil
 	}
 	canon, _ := s.given.Canonical()
@@ -256,7 +251,7 @@ func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (value.Value, err
 	return f.valueAt(raw, off), nil
 }
 
-// value.Value returns the DTM value of a legal pawnless position, from the side
+// Value returns the DTM value of a legal pawnless position, from the side
 // to move's point of view. The colours are swapped internally when the
 // position's material is stored the other way round.
 func (t *Tables) Value(p *tb.Position) (value.Value, error) {

@@ -9,12 +9,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/makruktb/makruktb/tb/honour"
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
 	"github.com/stretchr/testify/require"
 )
 

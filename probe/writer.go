@@ -10,11 +10,10 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe/atomicfile"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // WriteFile writes the values of both sides to move (values[side][index],

@@ -4,10 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
-
-	"github.com/makruktb/makruktb/tb"
 )
 
 // # Board's honour: DTB
@@ -55,7 +54,7 @@ func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) value
 		return value.Draw
 	}
 	if limit, unlimited := b.rules.GoalPlies(after, c); unlimited || v.Plies() <= limit {
-		return value.Mate(0) // the goal: a win inside the fresh count
+		return value.MatedIn(0) // the goal: a win inside the fresh count
 	}
 	return value.Draw
 }

@@ -6,10 +6,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
-
-	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
 )
 

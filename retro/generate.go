@@ -7,11 +7,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/makruktb/makruktb/tb/parallel"
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/parallel"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // Options configure a generation; the zero value is the default.

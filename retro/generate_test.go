@@ -5,9 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
 	"github.com/stretchr/testify/require"
 )
 

@@ -3,10 +3,9 @@ package retro
 import (
 	"context"
 
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // iterate runs the frontier by depth: for d = 0, 1, … it finds the

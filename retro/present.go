@@ -3,9 +3,8 @@ package retro
 import (
 	"sync/atomic"
 
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // presence records, per block of 4096 consecutive indices of one side,

@@ -3,9 +3,8 @@ package retro
 import (
 	"context"
 
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // seed decodes every index once: holes, checkmates, stalemates and the
@@ -83,7 +82,7 @@ func (g *generator) seedState(p *tb.Position, quiet int, captures []tb.Move) val
 	noMoves := quiet == 0 && len(captures) == 0
 	switch {
 	case noMoves && p.InCheck(p.Side):
-		return makeState(value.Mate(0), 0)
+		return makeState(value.MatedIn(0), 0)
 	case noMoves:
 		return makeState(value.Draw, cannotLose) // stalemate
 	case bestWin != 0:

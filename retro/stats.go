@@ -4,10 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
-
-	"github.com/makruktb/makruktb/tb"
 )
 
 // SideStats counts the positions of one side to move over the full board:

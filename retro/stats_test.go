@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/stretchr/testify/require"
 )
 

@@ -3,10 +3,9 @@ package retro
 import (
 	"fmt"
 
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // Table is a solved table in memory: Values[side][index].

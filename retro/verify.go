@@ -6,11 +6,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/makruktb/makruktb/tb/honour"
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // MismatchError reports a stored value that differs from the value its
@@ -136,7 +135,7 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 	if len(moves) == 0 {
 		v := value.Draw
 		if p.InCheck(p.Side) {
-			v = value.Mate(0)
+			v = value.MatedIn(0)
 		}
 		for x := range best {
 			best[x] = v

@@ -43,7 +43,7 @@ an interrupted run never leaves a file that looks complete.`,
 			if err != nil {
 				return err
 			}
-			if err := checkSupported(targets, jobs); err != nil {
+			if err := checkSupported(targets); err != nil {
 				return err
 			}
 			if err := checkMemory(jobs, memory); err != nil {
@@ -142,15 +142,10 @@ func appendNew(list, add []tb.Material) []tb.Material {
 }
 
 // checkSupported refuses, before any work, targets the generator cannot
-// make, or that need such a table.
-func checkSupported(targets []tb.Material, jobs []job) error {
+// make. Their sub-tables have fewer pieces and moves, so it makes those.
+func checkSupported(targets []tb.Material) error {
 	for _, m := range targets {
 		if err := retro.Supported(m); err != nil {
-			return fmt.Errorf("cannot generate: %w", err)
-		}
-	}
-	for _, j := range jobs {
-		if err := retro.Supported(j.id.Material); err != nil {
 			return fmt.Errorf("cannot generate: %w", err)
 		}
 	}
@@ -348,15 +343,9 @@ func summarise(id probe.ID, t *retro.Table, bytes int64, total time.Duration) su
 
 // row is the summary's row in the catalogue.
 func (s summary) row() store.Row {
-	inMoves := func(plies int) int {
-		if plies < 0 {
-			return -1
-		}
-		return (plies + 1) / 2
-	}
 	return store.Row{
 		Table: s.material, Pieces: s.pieces, PerSide: s.perSide, Positions: s.legal,
-		LongestWhite: inMoves(s.longestW), LongestBlack: inMoves(s.longstB),
+		LongestWhite: movesOf(s.longestW), LongestBlack: movesOf(s.longstB),
 		Bytes: s.bytes, BitsPerPosition: s.bitsPerPosition(), Seconds: s.total.Seconds(),
 		CountDraws: s.countDraws, SHA256: s.sum,
 	}
@@ -364,11 +353,19 @@ func (s summary) row() store.Row {
 
 func (s summary) bitsPerPosition() float64 { return float64(8*s.bytes) / float64(max(s.legal, 1)) }
 
+// movesOf turns a longest win in plies into moves, -1 (none) staying -1.
+func movesOf(plies int) int {
+	if plies < 0 {
+		return -1
+	}
+	return (plies + 1) / 2
+}
+
 func movesText(plies int) string {
 	if plies < 0 {
 		return "-"
 	}
-	return fmt.Sprint((plies + 1) / 2)
+	return fmt.Sprint(movesOf(plies))
 }
 
 func (s summary) line() string {

@@ -6,11 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/makruktb/makruktb/tb/honour"
-	"github.com/makruktb/makruktb/tb/value"
-
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
 	"github.com/spf13/cobra"
 )
 

@@ -33,7 +33,7 @@ var ReferenceChecksums = sync.OnceValue(data.Checksums)
 // ReferenceFile names the reference checksums in messages.
 const ReferenceFile = "the reference data/checksums.txt"
 
-// fileSHA256 returns the hex SHA-256 of a file.
+// FileSHA256 returns the hex SHA-256 of a file.
 func FileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -47,7 +47,7 @@ func FileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// readChecksums reads "sha256  file" lines; a missing file is empty.
+// ReadChecksums reads "sha256  file" lines; a missing file is empty.
 func ReadChecksums(dir string) (map[string]string, error) {
 	sums := map[string]string{}
 	f, err := os.Open(filepath.Join(dir, ChecksumFile))

@@ -2,7 +2,8 @@
 // holds, loading whole tables for the generator and the verifier (a
 // retro.Source, with a cache of the small ones), the checksum registry
 // (SHA256SUMS, checked against the repository's reference), the catalogue
-// (catalogue.md) and the lock that lets gen and verify share a directory.
+// (catalogue.json, rendered to catalogue.md) and the lock that lets gen
+// and verify share a directory.
 // Files are written atomically (package atomicfile).
 package store
 
