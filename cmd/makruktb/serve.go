@@ -81,8 +81,7 @@ type server struct {
 	log       *log.Logger
 }
 
-// newServer returns a server of the tables, which it closes when it is
-// done.
+// newServer returns a server of the tables (the caller closes them).
 func newServer(tables *probe.Tables, cacheBytes int64, logger *log.Logger) *server {
 	return &server{tables: tables, responses: newResponseCache(cacheBytes), statsSlot: make(chan struct{}, 1), log: logger}
 }
@@ -282,14 +281,8 @@ func query(r *http.Request) (tb.Position, honour.Rules, error) {
 	if name == "" {
 		name = "thai"
 	}
-	var rules honour.Rules
-	found := false
-	for _, b := range honour.BuiltinRules() {
-		if strings.EqualFold(b.Name, name) {
-			rules, found = b, true
-		}
-	}
-	if !found {
+	rules, ok := honour.Builtin(name)
+	if !ok {
 		return tb.Position{}, rules, badRequest("unknown rules %q: thai, cambodian, asean or none", clip(name))
 	}
 	fen := q.Get("fen")

@@ -113,13 +113,21 @@ var (
 // BuiltinRules returns the built-in profiles by name.
 func BuiltinRules() []Rules { return []Rules{ThaiRules, CambodianRules, ASEANRules, NoRules} }
 
+// Builtin returns the built-in profile of that name (case-insensitive).
+func Builtin(name string) (Rules, bool) {
+	for _, r := range BuiltinRules() {
+		if strings.EqualFold(r.Name, name) {
+			return r, true
+		}
+	}
+	return Rules{}, false
+}
+
 // LookupRules returns a built-in profile by name, or reads a profile from
 // a JSON file when name is a path ending in .json.
 func LookupRules(name string) (Rules, error) {
-	for _, r := range BuiltinRules() {
-		if strings.EqualFold(r.Name, name) {
-			return r, nil
-		}
+	if r, ok := Builtin(name); ok {
+		return r, nil
 	}
 	if strings.HasSuffix(name, ".json") {
 		data, err := os.ReadFile(name)
