@@ -42,9 +42,9 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	vals, err := f.LoadAll()
 	require.NoError(t, err)
 	for side := range vals {
-		for i, v := range table.Values[side] {
+		for i, v := range table.Values[side].All() {
 			if v != value.Illegal {
-				require.Equal(t, v, vals[side][i], "side %d index %d", side, i)
+				require.Equal(t, v, vals[side].At(uint64(i)), "side %d index %d", side, i)
 			}
 		}
 	}
@@ -87,15 +87,17 @@ func TestWriteIsDeterministic(t *testing.T) {
 func TestWideValues(t *testing.T) {
 	for _, side := range []tb.Color{tb.White, tb.Black} {
 		table := solvedKRvK(t)
-		table.Values[side][5] = value.Mate(301) // needs two bytes
+		vals := table.Values[side].All()
+		vals[5] = value.Mate(301) // needs two bytes
+		table.Values[side] = value.ArrayOf(vals)
 		path := filepath.Join(t.TempDir(), "KRvK.mtbm")
 		require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
 		f, err := probe.OpenFile(path)
 		require.NoError(t, err)
 		require.Equal(t, 2, f.Header.Width)
-		vals, err := f.LoadAll()
+		loaded, err := f.LoadAll()
 		require.NoError(t, err)
-		require.Equal(t, value.Mate(301), vals[side][5])
+		require.Equal(t, value.Mate(301), loaded[side].At(5))
 		require.NoError(t, f.Close())
 	}
 }

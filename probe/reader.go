@@ -265,13 +265,13 @@ func (t *File) BlockOf(side tb.Color, i uint64) (block, offset int) {
 	return int(side)*t.perSide + int(i/size), int(i % size)
 }
 
-// LoadAll decompresses the whole table: values[side][index]. Holes hold
+// LoadAll decompresses the whole table: values[side].At(index). Holes hold
 // arbitrary values. The blocks are decoded on every core; on failure the
 // error is that of the first bad block.
-func (t *File) LoadAll() ([2][]value.Value, error) {
-	var out [2][]value.Value
+func (t *File) LoadAll() ([2]*value.Array, error) {
+	var out [2]*value.Array
 	for side := range out {
-		out[side] = make([]value.Value, t.Header.Size)
+		out[side] = value.NewArray(t.Header.Size)
 	}
 	h := &t.Header
 	per := t.perSide
@@ -281,13 +281,16 @@ func (t *File) LoadAll() ([2][]value.Value, error) {
 		if err != nil {
 			return err
 		}
-		lo := (k % per) * h.BlockSize
-		dst := out[k/per][lo : lo+len(raw)/h.Width]
-		for i := range dst {
-			dst[i] = t.valueAt(raw, i)
+		lo := uint64((k % per) * h.BlockSize)
+		dst := out[k/per]
+		for i := range len(raw) / h.Width {
+			dst.Set(lo+uint64(i), t.valueAt(raw, i))
 		}
 		return nil
 	}, nil)
+	for _, a := range out {
+		a.Seal()
+	}
 	return out, err
 }
 

@@ -70,7 +70,7 @@ func checkAgainstGenerator(t *testing.T, name string) {
 	for side := tb.White; side <= tb.Black; side++ {
 		for k := 0; k < space.KingPairs(); k++ {
 			space.Walk(k, side, func(i uint64, p *tb.Position) {
-				want := table.Values[side][i]
+				want := table.Values[side].At(i)
 				got, err := tables.Value(p)
 				if err != nil || got != want {
 					t.Fatalf("%s: probe %v (%v), generator %v", p.FEN(), got, err, want)
@@ -176,7 +176,7 @@ func TestCorruptTableInDirectory(t *testing.T) {
 					failures++
 					return
 				}
-				require.Equal(t, table.Values[side][i], v, p.FEN())
+				require.Equal(t, table.Values[side].At(i), v, p.FEN())
 			})
 		}
 	}
@@ -204,7 +204,7 @@ func TestConcurrentProbes(t *testing.T) {
 					continue
 				}
 				v, err := tables.Value(&p)
-				if err != nil || v != table.Values[side][i] {
+				if err != nil || v != table.Values[side].At(i) {
 					t.Errorf("%s: %v %v", p.FEN(), v, err)
 					return
 				}

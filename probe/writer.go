@@ -16,11 +16,11 @@ import (
 	"github.com/makruktb/makruktb/tb/value"
 )
 
-// WriteFile writes the values of both sides to move (values[side][index],
+// WriteFile writes the values of both sides to move (values[side].At(index),
 // value.Illegal for holes) as a table file at path, atomically: the data
 // goes to a temporary file in the same directory, which is synced and then
 // renamed (package atomicfile).
-func WriteFile(path string, s *index.Space, metric Metric, rules string, values [2][]value.Value) error {
+func WriteFile(path string, s *index.Space, metric Metric, rules string, values [2]*value.Array) error {
 	err := atomicfile.Write(path, func(f *os.File) error {
 		_, err := Write(f, s, metric, rules, values)
 		return err
@@ -31,15 +31,15 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 	return nil
 }
 
-// Write encodes the values of both sides to move (values[side][index],
+// Write encodes the values of both sides to move (values[side].At(index),
 // value.Illegal for holes) as a table file into w from offset 0 and
 // returns its length. The blocks are written in order as they are
 // compressed; the header, whose block offsets are known only then, last.
 // The same values always give the same bytes.
-func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2][]value.Value) (int64, error) {
+func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2]*value.Array) (int64, error) {
 	for side := range values {
-		if uint64(len(values[side])) != s.Size() {
-			return 0, fmt.Errorf("side %d has %d values, the index has %d", side, len(values[side]), s.Size())
+		if values[side].Len() != s.Size() {
+			return 0, fmt.Errorf("side %d has %d values, the index has %d", side, values[side].Len(), s.Size())
 		}
 	}
 	width := valueWidth(values)
@@ -69,6 +69,7 @@ func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2
 	window := 16 * workers
 	raw := make([][]byte, window)
 	packed := make([][]byte, window)
+	expanded := make([][]value.Value, window)
 	for start := 0; start < h.Blocks; start += window {
 		end := min(start+window, h.Blocks)
 		var wg sync.WaitGroup
@@ -80,7 +81,8 @@ func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2
 				slot, side, b := k-start, k/perSide, k%perSide
 				lo := uint64(b) * uint64(h.BlockSize)
 				hi := min(lo+uint64(h.BlockSize), h.Size)
-				raw[slot] = encodeBlock(raw[slot][:0], values[side][lo:hi], width)
+				expanded[slot] = values[side].Slice(lo, hi, expanded[slot])
+				raw[slot] = encodeBlock(raw[slot][:0], expanded[slot], width)
 				packed[slot] = enc.EncodeAll(raw[slot], packed[slot][:0])
 			})
 		}
@@ -108,18 +110,14 @@ func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2
 }
 
 // valueWidth returns the bytes per value the values need: 1, or 2 when one
-// exceeds 255. The sides are scanned in parallel.
-func valueWidth(values [2][]value.Value) int {
-	var wide [2]bool
-	var wg sync.WaitGroup
-	for side := range values {
-		wg.Go(func() {
-			wide[side] = slices.ContainsFunc(values[side], func(v value.Value) bool { return v > 255 })
-		})
-	}
-	wg.Wait()
-	if wide[0] || wide[1] {
-		return 2
+// exceeds 255 (only the overflow entries can).
+func valueWidth(values [2]*value.Array) int {
+	for _, a := range values {
+		for _, w := range a.Overflowed() {
+			if w.Value > 255 {
+				return 2
+			}
+		}
 	}
 	return 1
 }

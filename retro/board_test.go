@@ -56,7 +56,7 @@ func checkAgainstDTM(t *testing.T, dtm, dtb *Table) (dtmOnly int) {
 	for side := tb.White; side <= tb.Black; side++ {
 		for k := range dtm.Space.KingPairs() {
 			dtm.Space.Walk(k, side, func(i uint64, p *tb.Position) {
-				m, b := dtm.Values[side][i], dtb.Values[side][i]
+				m, b := dtm.Values[side].At(i), dtb.Values[side].At(i)
 				switch {
 				case b.IsWin():
 					require.True(t, m.IsWin(), "%s: DTM %v, DTB %v", p.FEN(), m, b)
@@ -96,12 +96,12 @@ func TestDTBKRvKN(t *testing.T) {
 	q := p.Play(tb.NewMove(tb.NewSquare(0, 0), tb.NewSquare(0, 7)))
 	krk := solve(t, "KRvK")
 	j, _ := krk.Space.Index(&q)
-	after := krk.Values[tb.Black][j]
+	after := krk.Values[tb.Black].At(j)
 	require.True(t, after.IsLoss())
 	if after.Plies() <= 27 {
-		require.Equal(t, value.Mate(1), dtb.Values[tb.White][i], "the capture reaches the goal")
+		require.Equal(t, value.Mate(1), dtb.Values[tb.White].At(i), "the capture reaches the goal")
 	} else {
-		require.NotEqual(t, value.Mate(1), dtb.Values[tb.White][i])
+		require.NotEqual(t, value.Mate(1), dtb.Values[tb.White].At(i))
 	}
 }
 
@@ -142,12 +142,16 @@ func TestVerifyTogether(t *testing.T) {
 	require.Equal(t, []error{nil, nil, nil}, errs)
 
 	broken := &Table{Space: thai.Space}
+	var vals [2][]value.Value
 	for side := range broken.Values {
-		broken.Values[side] = append([]value.Value(nil), thai.Values[side]...)
+		vals[side] = thai.Values[side].All()
 	}
-	i := slices.Index(broken.Values[tb.White], value.Mate(1)) // a goal capture: wins at once
+	i := slices.Index(vals[tb.White], value.Mate(1)) // a goal capture: wins at once
 	require.GreaterOrEqual(t, i, 0)
-	broken.Values[tb.White][i] = value.Mate(3)
+	vals[tb.White][i] = value.Mate(3)
+	for side := range vals {
+		broken.Values[side] = value.ArrayOf(vals[side])
+	}
 	checks[1].Table = broken
 	errs, err = VerifyTogether(context.Background(), checks, Options{})
 	require.NoError(t, err)
@@ -254,12 +258,14 @@ func TestDrawsFromWiderProfile(t *testing.T) {
 	dtb := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &honour.CambodianRules), nil }
 	fast, err := GenerateDTB(context.Background(), m, &honour.CambodianRules, shared.get, dtb, Options{Draws: thai})
 	require.NoError(t, err)
-	require.Equal(t, plain.Values, fast.Values)
+	for side := range plain.Values {
+		require.Equal(t, plain.Values[side].All(), fast.Values[side].All())
+	}
 	// The other way round the cambodian draws include thai wins.
 	thaiDTB := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &honour.ThaiRules), nil }
 	wrong, err := GenerateDTB(context.Background(), m, &honour.ThaiRules, shared.get, thaiDTB, Options{Draws: plain})
 	require.NoError(t, err)
-	require.NotEqual(t, thai.Values, wrong.Values)
+	require.NotEqual(t, [2][]value.Value{thai.Values[0].All(), thai.Values[1].All()}, [2][]value.Value{wrong.Values[0].All(), wrong.Values[1].All()})
 
 	_, err = GenerateDTB(context.Background(), m, &honour.CambodianRules, shared.get, dtb, Options{Draws: solve(t, "KRvKR")})
 	require.ErrorContains(t, err, "table of KRvKR given for the draws of KRvKN")

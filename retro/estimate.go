@@ -2,20 +2,19 @@ package retro
 
 import (
 	"time"
-	"unsafe"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
-	"github.com/makruktb/makruktb/tb/value"
 )
 
 // Estimate is what generating one table is expected to take, worked out
 // before any work from the sizes of its index and of its sub-tables'.
 type Estimate struct {
 	Indices uint64 // per side to move
-	// Memory is the peak: the generator's state of the table (a value per
-	// index and side, the presence and settled bits) and every sub-table it
-	// reads, held whole; for DTB also the table whose draws it takes.
+	// Memory is the peak: the generator's state of the table (a byte and a
+	// settled bit per index and side, the presence bits) and every
+	// sub-table it reads, held whole at a byte per index and side; for DTB
+	// also the table whose draws it takes.
 	Memory int64
 	// Disk is the table file, roughly: the files up to five pieces take
 	// 0.01–0.35 bytes per index and side; this takes the top of that range.
@@ -44,8 +43,7 @@ func EstimateTable(m tb.Material, dtb bool) (Estimate, error) {
 		return Estimate{}, err
 	}
 	size := space.Size()
-	valueBytes := int64(unsafe.Sizeof(value.Value(0)))
-	whole := func(indices uint64) int64 { return 2 * int64(indices) * valueBytes } // a table held whole, both sides
+	whole := func(indices uint64) int64 { return 2 * int64(indices) } // a table held whole (value.Array), both sides
 	e := Estimate{
 		Indices: size,
 		Memory:  whole(size) + 2*int64(newPresenceBytes(size)) + 2*int64((size+63)/64*8),

@@ -59,13 +59,8 @@ type Progress struct {
 }
 
 // ErrTooDeep is returned when a mate distance exceeds what the generator's
-// 9-bit value codes hold (509 plies).
+// presence bits hold (509 plies).
 var ErrTooDeep = errors.New("mate distance exceeds 509 plies")
-
-// ErrTooManyMoves is returned when a position has more quiet moves than
-// the generator's 7-bit escape counter holds (63; five pieces have at most
-// 50). Supported refuses the materials where this could happen.
-var ErrTooManyMoves = errors.New("more than 63 quiet moves in one position")
 
 // generator holds the state of one generation.
 type generator struct {
@@ -74,15 +69,12 @@ type generator struct {
 	// drawn, if set, is a solved table of the same material whose draws
 	// are known to be draws of this metric too (DTM for DTB).
 	drawn   *Table
-	states  [2][]value.Value
+	states  [2]states
 	present presence
-	settled settled
 	opts    Options
 	// deepest is the largest value code assigned so far.
 	deepest atomic.Int64
 	tooDeep atomic.Bool
-	// tooManyMoves is set by seed when a counter would overflow.
-	tooManyMoves atomic.Bool
 }
 
 // Generate solves material m (canonical, pawnless, more than two pieces)
@@ -112,22 +104,9 @@ func wrapError(err *error, format string, args ...any) {
 	}
 }
 
-// The generator's limits, checked by Supported before any work.
-const (
-	// maxQuietMoves is the most quiet moves of one position the escape
-	// counter holds (seven bits, two per move).
-	maxQuietMoves = maxCounter / 2
-)
-
-// mobility is the most moves a piece of each type can have on an empty
-// board.
-var mobility = [tb.NumPieceTypes]int{tb.Rook: 14, tb.Khon: 5, tb.Knight: 8, tb.Met: 4, tb.King: 8}
-
 // Supported reports whether Generate and GenerateDTB can solve m, and if
 // not, why: m must be canonical and pawnless, with 3 to index.MaxPieces
-// pieces, and neither side may have more possible moves than the escape
-// counter holds (KRRRRvK's king and rooks could have 64). Callers that
-// plan many tables check them all before any work.
+// pieces. Callers that plan many tables check them all before any work.
 func Supported(m tb.Material) error {
 	switch {
 	case m.HasPawns():
@@ -139,15 +118,6 @@ func Supported(m tb.Material) error {
 	case !m.IsCanonical():
 		c, _ := m.Canonical()
 		return fmt.Errorf("%s is not canonical: its table is %s", m, c)
-	}
-	for side := tb.White; side <= tb.Black; side++ {
-		moves := mobility[tb.King]
-		for t := tb.Rook; t <= tb.Met; t++ {
-			moves += m.Count(side, t) * mobility[t]
-		}
-		if moves > maxQuietMoves {
-			return fmt.Errorf("%s: %s could have up to %d moves in one position, more than the generator's escape counter holds (%d)", m, side.Name(), moves, maxQuietMoves)
-		}
 	}
 	return nil
 }
@@ -170,25 +140,20 @@ func newSpace(m tb.Material, opts Options) (*index.Space, error) {
 func generate(ctx context.Context, space *index.Space, subs captureValues, drawn *Table, opts Options) (*Table, error) {
 	g := &generator{space: space, subs: subs, drawn: drawn, opts: opts}
 	for side := range g.states {
-		g.states[side] = make([]value.Value, space.Size())
-		adviseHugePages(g.states[side])
+		g.states[side] = newStates(space.Size())
 	}
 	g.present = newPresence(space.Size())
-	g.settled = newSettled(space.Size())
 	if err := g.seed(ctx); err != nil {
 		return nil, err
 	}
-	if g.tooManyMoves.Load() {
-		return nil, ErrTooManyMoves
-	}
+	g.drawn = nil // read by the seed only: its memory may go
 	if err := g.iterate(ctx); err != nil {
 		return nil, err
 	}
 	if g.tooDeep.Load() {
 		return nil, ErrTooDeep
 	}
-	g.finish()
-	return &Table{Space: space, Values: g.states, HolesMarked: true}, nil
+	return g.finish()
 }
 
 // noteDepth records an assigned value code and flags codes that do not fit.
@@ -229,9 +194,9 @@ func (g *generator) parallel(ctx context.Context, stage Stage, depth int, work f
 	return forKingPairs(ctx, g.space, &g.opts, stage, depth, work)
 }
 
-// finish turns states into final value codes: undecided positions draw.
-// Each side has its own core.
-func (g *generator) finish() {
+// finish turns states into final values: undecided positions draw. Each
+// side has its own core. The bytes become the table's values in place.
+func (g *generator) finish() (*Table, error) {
 	var wg sync.WaitGroup
 	var done atomic.Int64
 	report := func() {
@@ -240,19 +205,24 @@ func (g *generator) finish() {
 		}
 	}
 	report()
+	t := &Table{Space: g.space, HolesMarked: true}
+	var errs [2]error
 	for side := range g.states {
 		wg.Go(func() {
-			states := g.states[side]
-			for i, s := range states {
-				v, n := stateValue(s), stateCounter(s)
-				if n != 0 && !v.IsWin() {
-					v = value.Draw // undecided: no forced mate either way
+			s := &g.states[side]
+			for w, bits := range s.settled {
+				codes := s.codes[64*w : min(64*(w+1), len(s.codes))]
+				for n, b := range codes {
+					if bits&(1<<n) == 0 && isCounter(b) {
+						codes[n] = byte(value.Draw) // undecided: no forced mate either way
+					}
 				}
-				states[i] = v
 			}
+			t.Values[side], errs[side] = value.ArrayFrom(s.codes, s.overflow.entries(s.codes))
 			done.Add(1)
 			report()
 		})
 	}
 	wg.Wait()
+	return t, errors.Join(errs[:]...)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 	"github.com/stretchr/testify/require"
 )
@@ -72,7 +73,7 @@ func longestWin(table *Table, side tb.Color) int {
 
 func longestLoss(table *Table, side tb.Color) int {
 	best := -1
-	for _, v := range table.Values[side] {
+	for _, v := range table.Values[side].All() {
 		if v.IsLoss() && v.Plies() > best {
 			best = v.Plies()
 		}
@@ -98,7 +99,7 @@ func TestMatePositions(t *testing.T) {
 			}
 			i, ok := krk.Space.Index(&p)
 			require.True(t, ok)
-			require.Equal(t, tc.want, krk.Values[p.Side][i])
+			require.Equal(t, tc.want, krk.Values[p.Side].At(i))
 		})
 	}
 }
@@ -122,13 +123,17 @@ func TestVerifyAllSmall(t *testing.T) {
 func TestVerifyCatchesCorruption(t *testing.T) {
 	orig := solve(t, "KRvK")
 	table := &Table{Space: orig.Space}
+	var vals [2][]value.Value
 	for side := range table.Values {
-		table.Values[side] = append([]value.Value(nil), orig.Values[side]...)
+		vals[side] = orig.Values[side].All()
 	}
 	p, err := tb.ParseFEN("k7/8/1K6/8/8/8/8/7R w - - 0 1")
 	require.NoError(t, err)
 	i, _ := table.Space.Index(&p)
-	table.Values[tb.White][i] = value.Mate(3)
+	vals[tb.White][i] = value.Mate(3)
+	for side := range vals {
+		table.Values[side] = value.ArrayOf(vals[side])
+	}
 	err = Verify(context.Background(), table, shared.get, Options{})
 	var mm *MismatchError
 	require.ErrorAs(t, err, &mm)
@@ -140,7 +145,6 @@ func TestVerifyCatchesCorruption(t *testing.T) {
 // the table's name once; so is a thread count out of range.
 func TestRefusals(t *testing.T) {
 	for name, msg := range map[string]string{
-		"KRRRRvK":  "KRRRRvK: White could have up to 64 moves in one position, more than the generator's escape counter holds (63)",
 		"KvK":      "KvK is a draw and has no table",
 		"KRPvK":    "KRPvK has pawns",
 		"KRRRRRvK": "KRRRRRvK has 7 pieces: the generator supports at most 6",
@@ -152,6 +156,7 @@ func TestRefusals(t *testing.T) {
 		require.EqualError(t, err, "generate "+name+": "+Supported(m).Error(), "the name once, no work done")
 	}
 	require.NoError(t, Supported(tb.MustParseMaterial("KRRRNvK")))
+	require.NoError(t, Supported(tb.MustParseMaterial("KRRRRvK")), "no limit on the moves of a position")
 	for _, threads := range []int{-1, MaxThreads + 1, 99999999999} {
 		_, err := Generate(context.Background(), tb.MustParseMaterial("KRvK"), shared.get, Options{Threads: threads})
 		require.ErrorContains(t, err, "give 1 to 256, or 0 for every core")
@@ -160,16 +165,17 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// The estimates agree with what generating measured: KRSvKN peaked at
-// 2.08 GB RSS (README), KRRvKN at 280 MB; KRNvKRN cannot fit 24 GB.
+// The estimates agree with what generating measured (KRSvKN, KRRvKN) and
+// with the memory model of the byte states: KRNvKRN's 7.75 G indices per
+// side fit 24 GB.
 func TestEstimates(t *testing.T) {
 	for _, c := range []struct {
 		material string
 		lo, hi   int64 // bytes
 	}{
-		{"KRSvKN", 1.9e9, 2.3e9},
-		{"KRRvKN", 0.2e9, 0.35e9},
-		{"KRNvKRN", 30e9, 40e9},
+		{"KRSvKN", 1.1e9, 1.4e9},
+		{"KRRvKN", 0.12e9, 0.25e9},
+		{"KRNvKRN", 17e9, 20e9},
 	} {
 		e, err := EstimateTable(tb.MustParseMaterial(c.material), false)
 		require.NoError(t, err)
@@ -180,7 +186,30 @@ func TestEstimates(t *testing.T) {
 	require.NoError(t, err)
 	dtb, err := EstimateTable(tb.MustParseMaterial("KRvKN"), true)
 	require.NoError(t, err)
-	require.Equal(t, dtm.Memory+4*int64(dtm.Indices), dtb.Memory, "DTB also holds the table of its draws")
-	_, err = EstimateTable(tb.MustParseMaterial("KRRRRvK"), false)
-	require.Error(t, err)
+	require.Equal(t, dtm.Memory+2*int64(dtm.Indices), dtb.Memory, "DTB also holds the table of its draws")
+}
+
+// Positions with more moves than a counter holds are decided by generating
+// their moves (KRRRRvK's rooks have up to 64). With the counter's limit
+// lowered to one move, nearly every position of both sides goes that way,
+// DTB included, and the tables come out the same.
+func TestDecidedByMoves(t *testing.T) {
+	want := map[string]*Table{"KRvKN": solve(t, "KRvKN"), "KMvKM": solve(t, "KMvKM")}
+	wantDTB := solveDTB(t, "KMvKM", &honour.ThaiRules)
+	defer func(limit int) { counterLimit = limit }(counterLimit)
+	counterLimit = 2
+	for name, table := range want {
+		got, err := Generate(context.Background(), tb.MustParseMaterial(name), shared.get, Options{})
+		require.NoError(t, err)
+		for side := range got.Values {
+			require.Equal(t, table.Values[side].All(), got.Values[side].All(), name)
+		}
+	}
+	m := tb.MustParseMaterial("KMvKM")
+	dtb := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &honour.ThaiRules), nil }
+	got, err := GenerateDTB(context.Background(), m, &honour.ThaiRules, shared.get, dtb, Options{})
+	require.NoError(t, err)
+	for side := range got.Values {
+		require.Equal(t, wantDTB.Values[side].All(), got.Values[side].All(), "KMvKM.thai")
+	}
 }

@@ -3,7 +3,6 @@ package retro
 import (
 	"context"
 
-	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/value"
 )
@@ -40,20 +39,29 @@ func (g *generator) iterate(ctx context.Context) error {
 	return nil
 }
 
+// decidedWith reports whether position j of s, whose byte is b, has the
+// value code to propagate: a win (settled or by capture) or a settled loss.
+func (s *states) decidedWith(j uint64, b byte, code value.Value) bool {
+	if b != codeByte(code) || (code.IsLoss() && !s.isSettled(j)) {
+		return false
+	}
+	return b != value.Overflow || s.overflow.get(j) == code
+}
+
 // scan propagates every position of side in [lo, hi) (king pair k) whose
 // final value is code.
 func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code value.Value) {
-	states := g.states[side]
+	s := &g.states[side]
+	target := codeByte(code)
 	for i := lo; i < hi; {
-		// Four states at a time: skip words without the code.
-		if i&3 == 0 && i+4 <= hi && !mayHoldCode(loadFour(states, i), code) {
-			i += 4
+		// Eight bytes at a time: skip words without the code.
+		if i&7 == 0 && i+8 <= hi && !mayHoldByte(s.loadEight(i), target) {
+			i += 8
 			continue
 		}
-		s := loadState(states, i)
-		if stateValue(s) == code && (code.IsWin() || stateCounter(s) == 0) {
+		if s.decidedWith(i, s.load(i), code) {
 			if code.IsWin() {
-				g.settled.set(side, i)
+				s.settle(i)
 			}
 			g.propagate(side, i, k, code)
 		}
@@ -65,16 +73,16 @@ func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code value.Value) 
 // pair k not Tied: the positions of one run decided with code are
 // propagated together (lo and hi are multiples of 64).
 func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code value.Value) {
-	states := g.states[side]
+	s := &g.states[side]
+	target := codeByte(code)
 	for r := lo; r < hi; r += 64 {
 		var lanes tb.Bitboard
-		for q := r; q < r+64; q += 4 {
-			if !mayHoldCode(loadFour(states, q), code) {
+		for q := r; q < r+64; q += 8 {
+			if !mayHoldByte(s.loadEight(q), target) {
 				continue
 			}
-			for j := q; j < q+4; j++ {
-				s := loadState(states, j)
-				if stateValue(s) == code && (code.IsWin() || stateCounter(s) == 0) {
+			for j := q; j < q+8; j++ {
+				if s.decidedWith(j, s.load(j), code) {
 					lanes |= tb.Square(j - r).Bitboard()
 				}
 			}
@@ -83,7 +91,7 @@ func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code value.Val
 			continue
 		}
 		if code.IsWin() {
-			g.settled.setRun(side, r, lanes) // wins by capture too: un-moves now only offer slower ones
+			s.settleRun(r, lanes) // wins by capture too: un-moves now only offer slower ones
 		}
 		g.propagateRun(side, r, k, lanes, code)
 	}
@@ -100,7 +108,7 @@ func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboa
 	prefix, _ := g.space.RunPrefix(r, side) // it holds decided positions, so it decodes
 	laneColor, laneType, _ := g.space.LanePiece()
 	them := side.Other()
-	u := updater{states: g.states[them], present: g.present, settled: g.settled, space: g.space, next: v.Negate(), side: them}
+	u := updater{g: g, states: &g.states[them], next: v.Negate(), side: them}
 	if v.IsWin() {
 		u.setStabiliser(1) // only a Tied king pair has positions that a symmetry maps to themselves
 	}
@@ -158,7 +166,7 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v value.Value) {
 	p := g.space.Decode(i, side) // decided, so legal
 	r := p.Retractor()
 	them := side.Other()
-	u := updater{states: g.states[them], present: g.present, settled: g.settled, space: g.space, next: v.Negate(), side: them}
+	u := updater{g: g, states: &g.states[them], next: v.Negate(), side: them}
 	if v.IsWin() {
 		u.setStabiliser(g.stabiliser(&p))
 	}
@@ -193,10 +201,8 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v value.Value) {
 
 // updater applies one frontier position's news to its predecessors.
 type updater struct {
-	states  []value.Value
-	present presence
-	settled settled
-	space   *index.Space
+	g       *generator
+	states  *states
 	side    tb.Color    // side to move in the predecessors
 	next    value.Value // the predecessors' value through this move
 	stab    int         // stabiliser of the frontier position (wins only)
@@ -214,29 +220,41 @@ func (u *updater) setStabiliser(stab int) {
 // position is lost, one escape fewer when it is won.
 func (u *updater) apply(j uint64, kj int) {
 	if u.stab == 0 {
-		if setWin(u.states, j, u.next) {
-			u.settled.set(u.side, j)
-			u.present.mark(u.side, j, u.next)
+		if u.states.setWin(j, u.next) {
+			u.g.present.mark(u.side, j, u.next)
 			u.deepest = u.next
 		}
 		return
 	}
 	weight := u.weight
-	if u.space.Tied(kj) {
-		q, _ := u.space.Position(j, u.side)
-		weight = 2 * (8 / u.space.Multiplicity(&q)) / u.stab
+	space := u.g.space
+	if space.Tied(kj) {
+		q, _ := space.Position(j, u.side)
+		weight = 2 * (8 / space.Multiplicity(&q)) / u.stab
 	}
-	if loss, decided := removeEscape(u.states, j, weight, u.next); decided {
-		u.settled.set(u.side, j)
-		u.present.mark(u.side, j, loss)
-		u.deepest = max(u.deepest, loss)
+	var loss value.Value
+	switch u.states.removeEscape(j, weight) {
+	case escapeNone:
+		return
+	case escapeDecided:
+		p, _ := space.Position(j, u.side)
+		loss = max(u.next, u.g.worstCapture(&p))
+	case escapeMany:
+		p, _ := space.Position(j, u.side)
+		var lost bool
+		if loss, lost = u.g.lostByMoves(&p, u.next); !lost || !u.states.claim(j) {
+			return
+		}
 	}
+	u.states.setFinal(j, loss)
+	u.g.present.mark(u.side, j, loss)
+	u.deepest = max(u.deepest, loss)
 }
 
 // applyRun applies apply to the predecessors r+lane, lane in lanes, of
 // king pair kj, but for those already settled.
 func (u *updater) applyRun(r uint64, kj int, lanes tb.Bitboard) {
-	for lanes &^= u.settled.run(u.side, r); lanes != 0; {
+	for lanes &^= u.states.settledRun(r); lanes != 0; {
 		u.apply(r+uint64(lanes.PopFirst()), kj)
 	}
 }
@@ -244,12 +262,60 @@ func (u *updater) applyRun(r uint64, kj int, lanes tb.Bitboard) {
 // applyMovedRun is applyRun for predecessors whose last piece a symmetry
 // moved: lane n of the frontier run is lane moved[n] of run r.
 func (u *updater) applyMovedRun(r uint64, kj int, lanes tb.Bitboard, moved *[64]tb.Square) {
-	done := u.settled.run(u.side, r)
+	done := u.states.settledRun(r)
 	for lanes != 0 {
 		if m := moved[lanes.PopFirst()]; !done.Has(m) {
 			u.apply(r+uint64(m), kj)
 		}
 	}
+}
+
+// worstCapture returns the longest loss among p's captures (0 if it has
+// none): a position whose counter ran out loses in the longer of that and
+// the frontier's loss. Every capture of such a position loses, or it could
+// not have lost at all.
+func (g *generator) worstCapture(p *tb.Position) value.Value {
+	var moves tb.MoveList
+	p.LegalCaptures(&moves)
+	var worst value.Value
+	for _, m := range moves.Slice() {
+		c, t := p.PieceAt(m.To())
+		worst = max(worst, captureValue(g.subs, p, m, c, t).Negate())
+	}
+	return worst
+}
+
+// lostByMoves decides a position with more moves than a counter holds, in
+// a pass over wins whose predecessors lose in next: it is lost when every
+// move leads to a win for the opponent already final (as fast as the
+// frontier's, or faster), and then it loses in the longest of them.
+func (g *generator) lostByMoves(p *tb.Position, next value.Value) (value.Value, bool) {
+	var moves tb.MoveList
+	p.LegalMoves(&moves)
+	var worst value.Value
+	other := &g.states[p.Side.Other()]
+	for _, m := range moves.Slice() {
+		if c, t := p.PieceAt(m.To()); t != tb.NoPiece {
+			v := captureValue(g.subs, p, m, c, t)
+			if !v.IsWin() {
+				return 0, false // the capture draws or wins
+			}
+			worst = max(worst, v.Negate())
+			continue
+		}
+		q := p.Play(m)
+		j, _ := g.space.Index(&q)
+		b := other.load(j)
+		if b&1 == 0 || b == holeByte {
+			return 0, false // a loss, a draw or undecided
+		}
+		v := other.value(j, b)
+		if !v.IsWin() || v.Negate() > next {
+			return 0, false // not a win for the opponent, or not final yet
+		}
+		worst = max(worst, v.Negate())
+	}
+	return worst, true
 }
 
 // stabiliser returns the number of symmetries (used by the space) that map

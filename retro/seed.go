@@ -15,23 +15,20 @@ func (g *generator) seed(ctx context.Context) error {
 	per := g.space.PerKingPair()
 	laneColor, laneType, runs := g.space.LanePiece()
 	return g.parallel(ctx, StageSeed, 0, func(side tb.Color, k int) {
-		states := g.states[side]
+		s := &g.states[side]
 		lo, hi := uint64(k)*per, uint64(k+1)*per
-		for i := lo; i < hi; i++ {
-			states[i] = makeState(value.Illegal, 0)
-		}
+		s.fill(lo, hi, holeByte)
 		var moves tb.MoveList
 		var lane tb.LaneMoves
 		run := ^uint64(0)
-		var drawn []value.Value
+		var drawn *value.Array
 		if g.drawn != nil {
 			drawn = g.drawn.Values[side]
 		}
 		g.space.Walk(k, side, func(i uint64, p *tb.Position) {
-			if drawn != nil && drawn[i] == value.Draw {
+			if drawn != nil && drawn.At(i) == value.Draw {
 				// No predecessor can win through it, nor lose by it.
-				states[i] = makeState(value.Draw, cannotLose)
-				g.settled.set(side, i)
+				s.setFinal(i, value.Draw)
 				return
 			}
 			moves.N = 0
@@ -48,21 +45,14 @@ func (g *generator) seed(ctx context.Context) error {
 			} else {
 				quiet = p.LegalCaptures(&moves)
 			}
-			s := g.seedState(p, quiet, moves.Slice())
-			states[i] = s
-			if stateCounter(s) == 0 {
-				g.settled.set(side, i) // lost, every move known
-			}
-			if v := stateValue(s); v.IsMate() {
-				g.present.mark(side, i, v)
-			}
+			g.seedState(s, i, p, quiet, moves.Slice())
 		})
 	})
 }
 
-// seedState returns the initial state of a legal position with the given
-// number of quiet moves and legal captures.
-func (g *generator) seedState(p *tb.Position, quiet int, captures []tb.Move) value.Value {
+// seedState writes the initial state of the legal position (s, i) with
+// the given number of quiet moves and legal captures.
+func (g *generator) seedState(s *states, i uint64, p *tb.Position, quiet int, captures []tb.Move) {
 	var bestWin, worstLoss value.Value // through captures; 0 = none
 	canDraw := false
 	for _, m := range captures {
@@ -82,21 +72,26 @@ func (g *generator) seedState(p *tb.Position, quiet int, captures []tb.Move) val
 	noMoves := quiet == 0 && len(captures) == 0
 	switch {
 	case noMoves && p.InCheck(p.Side):
-		return makeState(value.MatedIn(0), 0)
-	case noMoves:
-		return makeState(value.Draw, cannotLose) // stalemate
+		s.setFinal(i, value.MatedIn(0))
+		g.present.mark(p.Side, i, value.MatedIn(0))
+	case noMoves, bestWin == 0 && canDraw:
+		s.store(i, byte(value.Draw)) // stalemate, or a drawing capture: cannot lose
 	case bestWin != 0:
+		// A win to propagate when the frontier reaches it, unless an
+		// un-move finds a faster one first.
 		g.noteDepth(bestWin)
-		return makeState(bestWin, cannotLose)
-	case canDraw:
-		return makeState(value.Draw, cannotLose)
+		if bestWin >= value.Overflow {
+			s.overflow.put(i, bestWin)
+		}
+		s.store(i, codeByte(bestWin))
+		g.present.mark(p.Side, i, bestWin)
 	case quiet == 0:
-		g.noteDepth(worstLoss)
-		return makeState(worstLoss, 0) // every move is a losing capture
+		g.noteDepth(worstLoss) // every move is a losing capture
+		s.setFinal(i, worstLoss)
+		g.present.mark(p.Side, i, worstLoss)
+	case 2*quiet > counterLimit:
+		s.store(i, manyByte)
+	default:
+		s.store(i, counterByte(2*quiet))
 	}
-	if 2*quiet > maxCounter {
-		g.tooManyMoves.Store(true)
-		return makeState(value.Draw, cannotLose)
-	}
-	return makeState(worstLoss, 2*quiet)
 }

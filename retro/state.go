@@ -1,135 +1,323 @@
 package retro
 
 import (
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/value"
 )
 
-// A position's state during generation is one uint16: the value code
-// (value.Value) in the low 9 bits and the escape counter in the high 7.
+// # A position's state during generation
 //
-//	bit   15 … 9     8 … 0
-//	      counter    value code (0 draw, 1 illegal, 2 + plies)
+// Each position and side to move has one byte, which becomes its value in
+// the finished table (value.Array), and one settled bit (settled.go). The
+// bit says how to read the byte:
 //
-//	counter 127      the position cannot be lost (a capture or quiet move
-//	                 wins or draws); its value is a win or undecided
-//	counter 1…126    undecided; 2 × the quiet moves not yet known to lose;
-//	                 a loss code in the value bits is the capture bound
-//	counter 0        decided: a loss (or a checkmate, or a hole)
+//	settled  byte          meaning
+//	yes      0 … 254       final value code (draw, win, loss)
+//	yes      255           final value code ≥ 255, in the overflow shards
+//	no       0             undecided, cannot lose (a capture or stalemate
+//	                       draws): a draw unless a win comes
+//	no       1             an index hole, or a loss being written (an
+//	                       update between its two stores)
+//	no       odd 3 … 253   a win through a capture, not yet propagated:
+//	                       the value code, as when settled
+//	no       255           the same with a code ≥ 255 (overflow shards)
+//	no       even 2 … 252  undecided, may lose: byte/2 half-moves not yet
+//	                       known to lose (the escape counter)
+//	no       254           undecided, more moves than the counter holds:
+//	                       decided by generating its moves (decideByMoves)
 //
-// Nine bits hold mates up to 509 plies (the deepest 5-piece table, KSMvKM,
-// needs more than 253); seven bits hold up to 63 quiet moves, which no
-// position of five pieces reaches (three rooks and a king: 50).
+// Wins read the same either way: a win by capture is settled once the
+// frontier passes it, a win by un-move at once. A counter reaching zero is
+// settled before its byte becomes the loss code, so no update ever reads a
+// loss code as a counter. Within one pass of the iteration every update is
+// of one kind — setWin in a pass over losses, removeEscape in a pass over
+// wins — which keeps the transitions this simple.
+//
+// One byte and one bit is 1.125 bytes per index and side; the uint16 state
+// this replaces took 2.125 and held at most 63 moves per position.
 const (
-	valueBits  = 9
-	valueMask  = 1<<valueBits - 1
-	cannotLose = 1<<(16-valueBits) - 1
-	maxCounter = cannotLose - 1
+	holeByte    = byte(value.Illegal)
+	writingByte = holeByte
+	manyByte    = 254
+	// maxCounter is the most half-moves a counter byte holds.
+	maxCounter = 126
 )
 
-// maxCode is the largest value code a state holds.
-const maxCode = valueMask
+// maxCode is the largest value code the generator assigns (presence holds
+// a bit per code).
+const maxCode = 511
 
-func makeState(v value.Value, counter int) value.Value { return v | value.Value(counter)<<valueBits }
+// counterLimit is the most half-moves the seed puts in a counter: above
+// it a position is decided by its moves. Tests lower it to send every
+// position down that path.
+var counterLimit = maxCounter
 
-func stateValue(s value.Value) value.Value { return s & valueMask }
+func counterByte(halfMoves int) byte { return byte(2 * halfMoves) }
 
-func stateCounter(s value.Value) int { return int(s >> valueBits) }
+func isCounter(b byte) bool { return b >= 2 && b&1 == 0 }
 
-// littleEndian says how two uint16 states share one uint32 word.
+// states is one side's bytes, settled bits and overflow values.
+type states struct {
+	codes    []byte
+	settled  []uint64
+	overflow *overflow
+}
+
+func newStates(size uint64) states {
+	s := states{codes: make([]byte, size), settled: make([]uint64, (size+63)/64), overflow: newOverflow()}
+	adviseHugePages(s.codes)
+	adviseHugePages(s.settled)
+	return s
+}
+
+// byteWord returns the aligned 32-bit word holding codes[j] and the shift of
+// codes[j] inside it. Go has no 8-bit atomics, so bytes are read and
+// updated through their word; the slice comes from make and is aligned.
+func (s *states) byteWord(j uint64) (*uint32, uint32) {
+	word := (*uint32)(unsafe.Pointer(&s.codes[j&^3]))
+	shift := 8 * uint32(j&3)
+	if !littleEndian {
+		shift = 24 - shift
+	}
+	return word, shift
+}
+
+// littleEndian says how four bytes share one uint32 word.
 var littleEndian = func() bool {
 	x := uint16(1)
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }()
 
-// stateWord returns the aligned 32-bit word holding states[j] and the
-// shift of states[j] inside it. Go has no 16-bit atomics, so states are read
-// and updated through their word; the slice comes from make and is aligned.
-func stateWord(states []value.Value, j uint64) (*uint32, uint32) {
-	word := (*uint32)(unsafe.Pointer(&states[j&^1]))
-	shift := 16 * uint32(j&1)
-	if !littleEndian {
-		shift = 16 - shift
-	}
-	return word, shift
+// load reads codes[j] atomically.
+func (s *states) load(j uint64) byte {
+	word, shift := s.byteWord(j)
+	return byte(atomic.LoadUint32(word) >> shift)
 }
 
-// loadState reads states[j] atomically.
-func loadState(states []value.Value, j uint64) value.Value {
-	word, shift := stateWord(states, j)
-	return value.Value(atomic.LoadUint32(word) >> shift)
+// swap replaces codes[j] by next if it still holds old; word and shift are
+// byteWord's and w the word old was read from.
+func swap(word *uint32, shift uint32, w uint32, next byte) bool {
+	return atomic.CompareAndSwapUint32(word, w, w&^(0xff<<shift)|uint32(next)<<shift)
 }
 
-// storeState replaces states[j] by next if it still holds old.
-func storeState(word *uint32, shift uint32, old uint32, next value.Value) bool {
-	nw := old&^(0xffff<<shift) | uint32(next)<<shift
-	return atomic.CompareAndSwapUint32(word, old, nw)
-}
-
-// setWin records that states[j] wins in the plies of code win, unless it
-// is already known to win as fast; it reports whether it changed anything.
-func setWin(states []value.Value, j uint64, win value.Value) bool {
-	word, shift := stateWord(states, j)
+// store sets codes[j] to b, whatever it held.
+func (s *states) store(j uint64, b byte) {
+	word, shift := s.byteWord(j)
 	for {
-		old := atomic.LoadUint32(word)
-		cur := value.Value(old >> shift)
-		v := stateValue(cur)
-		if v.IsWin() && v <= win {
-			return false
+		w := atomic.LoadUint32(word)
+		if swap(word, shift, w, b) {
+			return
 		}
-		if storeState(word, shift, old, makeState(win, cannotLose)) {
+	}
+}
+
+// fill sets codes[lo…hi) to b. The words inside the range are the
+// caller's alone; those it shares with a neighbouring range go through
+// store.
+func (s *states) fill(lo, hi uint64, b byte) {
+	inner, end := min((lo+3)&^3, hi), max(hi&^3, lo)
+	for j := lo; j < inner; j++ {
+		s.store(j, b)
+	}
+	for j := inner; j < end; j++ {
+		s.codes[j] = b
+	}
+	for j := max(end, inner); j < hi; j++ {
+		s.store(j, b)
+	}
+}
+
+// isSettled reports whether position j is settled.
+func (s *states) isSettled(j uint64) bool {
+	return atomic.LoadUint64(&s.settled[j>>6])&(1<<(j&63)) != 0
+}
+
+// settle marks position j as settled.
+func (s *states) settle(j uint64) {
+	word, bit := &s.settled[j>>6], uint64(1)<<(j&63)
+	if atomic.LoadUint64(word)&bit == 0 {
+		atomic.OrUint64(word, bit)
+	}
+}
+
+// settledRun returns the settled positions of run r (a multiple of 64),
+// bit n for position r+n.
+func (s *states) settledRun(r uint64) tb.Bitboard {
+	return tb.Bitboard(atomic.LoadUint64(&s.settled[r>>6]))
+}
+
+// settleRun marks the positions r+n, n in lanes, as settled.
+func (s *states) settleRun(r uint64, lanes tb.Bitboard) {
+	atomic.OrUint64(&s.settled[r>>6], uint64(lanes))
+}
+
+// value returns the value code byte b of position j stands for (a win or
+// a final value; not for counters).
+func (s *states) value(j uint64, b byte) value.Value {
+	if b == value.Overflow {
+		return s.overflow.get(j)
+	}
+	return value.Value(b)
+}
+
+// codeByte returns the byte that stands for value code v.
+func codeByte(v value.Value) byte {
+	if v >= value.Overflow {
+		return value.Overflow
+	}
+	return byte(v)
+}
+
+// setFinal writes the final value v of position j, whose byte the caller
+// owns (it holds writingByte or the seed is filling it), and settles it.
+func (s *states) setFinal(j uint64, v value.Value) {
+	if v >= value.Overflow {
+		s.overflow.put(j, v)
+	}
+	s.settle(j)
+	s.store(j, codeByte(v))
+}
+
+// setWin records that position j wins in the plies of code win, unless it
+// is settled or already wins as fast; it reports whether it changed
+// anything. The byte goes from its undecided meaning straight to the win
+// (which reads the same unsettled), then the bit is set.
+func (s *states) setWin(j uint64, win value.Value) bool {
+	if s.isSettled(j) {
+		return false // a final value, or a win at most as long
+	}
+	word, shift := s.byteWord(j)
+	for {
+		w := atomic.LoadUint32(word)
+		b := byte(w >> shift)
+		switch {
+		case b == holeByte:
+			return false
+		case b&1 == 1 && s.value(j, b) <= win:
+			return false // a faster win by capture
+		}
+		if win >= value.Overflow {
+			s.overflow.put(j, win) // before the byte that sends readers there
+		}
+		if swap(word, shift, w, codeByte(win)) {
+			s.settle(j)
 			return true
 		}
 	}
 }
 
-// removeEscape takes weight half-moves off the counter of states[j]; when
-// it reaches zero the position is lost in max(loss, its capture bound) and
-// removeEscape returns that value.
-func removeEscape(states []value.Value, j uint64, weight int, loss value.Value) (value.Value, bool) {
-	word, shift := stateWord(states, j)
+// escape is what removeEscape did to a position.
+type escape int
+
+const (
+	escapeNone    escape = iota // settled, cannot lose, or a counter left above zero
+	escapeDecided               // the counter reached zero: the caller owns the byte and writes the loss
+	escapeMany                  // too many moves to count: decide by generating them
+)
+
+// removeEscape takes weight half-moves off the counter of position j.
+func (s *states) removeEscape(j uint64, weight int) escape {
+	if s.isSettled(j) {
+		return escapeNone
+	}
+	word, shift := s.byteWord(j)
 	for {
-		old := atomic.LoadUint32(word)
-		cur := value.Value(old >> shift)
-		n := stateCounter(cur)
-		if n == cannotLose || n == 0 {
-			return 0, false
+		w := atomic.LoadUint32(word)
+		b := byte(w >> shift)
+		switch {
+		case b == manyByte:
+			return escapeMany
+		case !isCounter(b):
+			return escapeNone
 		}
-		next, decided := makeState(stateValue(cur), max(n-weight, 0)), false
-		if n <= weight {
-			bound := stateValue(cur)
-			if !bound.IsLoss() || bound < loss {
-				bound = loss
-			}
-			next, decided = makeState(bound, 0), true
+		left, result := int(b/2)-weight, escapeNone
+		next := counterByte(max(left, 0))
+		if left <= 0 {
+			next, result = writingByte, escapeDecided
 		}
-		if storeState(word, shift, old, next) {
-			return stateValue(next), decided
+		if swap(word, shift, w, next) {
+			return result
 		}
 	}
 }
 
-// loadFour reads states[i…i+3] (i a multiple of 4) as one 64-bit word.
-func loadFour(states []value.Value, i uint64) uint64 {
-	return atomic.LoadUint64((*uint64)(unsafe.Pointer(&states[i])))
+// claim takes position j, undecided with too many moves to count, for its
+// loss: it reports whether this caller owns the byte now.
+func (s *states) claim(j uint64) bool {
+	word, shift := s.byteWord(j)
+	for {
+		w := atomic.LoadUint32(word)
+		if byte(w>>shift) != manyByte {
+			return false
+		}
+		if swap(word, shift, w, writingByte) {
+			return true
+		}
+	}
 }
 
-// mayHoldCode reports whether any of the four states packed in w has the
-// value code in its value bits: a lane-wise zero test on w XOR code
-// (lanes of 16 bits, the 9 value bits kept). It never misses a match; a
-// lane above a matching one may also look like a match, which only costs
-// the caller a closer look.
-func mayHoldCode(w uint64, code value.Value) bool {
+// loadEight reads codes[i…i+7] (i a multiple of 8) as one 64-bit word.
+func (s *states) loadEight(i uint64) uint64 {
+	return atomic.LoadUint64((*uint64)(unsafe.Pointer(&s.codes[i])))
+}
+
+// mayHoldByte reports whether any of the eight bytes packed in w is b: the
+// classic zero-byte test on w XOR b. It is exact about whether a match
+// exists.
+func mayHoldByte(w uint64, b byte) bool {
 	const (
-		ones       = 0x0001000100010001
-		valueLanes = valueMask * ones
-		highBits   = 0x8000800080008000
+		ones     = 0x0101010101010101
+		highBits = 0x8080808080808080
 	)
-	x := (w ^ uint64(code)*ones) & valueLanes
-	// A lane of x is zero iff the code matched; x − 1 sets bit 15 of that
-	// lane, and of no lane that holds at most 9 bits unless a borrow came
-	// from a zero lane below.
+	x := w ^ uint64(b)*ones
 	return (x-ones)&^x&highBits != 0
+}
+
+// overflow holds the codes of 255 and above during generation, in shards
+// so that concurrent updates rarely wait for each other.
+type overflow struct {
+	shards [64]struct {
+		sync.Mutex
+		m map[uint64]value.Value
+	}
+}
+
+func newOverflow() *overflow {
+	o := &overflow{}
+	for k := range o.shards {
+		o.shards[k].m = map[uint64]value.Value{}
+	}
+	return o
+}
+
+func (o *overflow) put(j uint64, v value.Value) {
+	sh := &o.shards[j%uint64(len(o.shards))]
+	sh.Lock()
+	sh.m[j] = v
+	sh.Unlock()
+}
+
+func (o *overflow) get(j uint64) value.Value {
+	sh := &o.shards[j%uint64(len(o.shards))]
+	sh.Lock()
+	defer sh.Unlock()
+	return sh.m[j]
+}
+
+// entries returns the values of the positions whose byte is 255 (an update
+// that improved a win by capture beyond a byte may have left others).
+func (o *overflow) entries(codes []byte) []value.Wide {
+	var out []value.Wide
+	for k := range o.shards {
+		for j, v := range o.shards[k].m {
+			if codes[j] == value.Overflow {
+				out = append(out, value.Wide{Index: j, Value: v})
+			}
+		}
+	}
+	return out
 }

@@ -7,64 +7,82 @@ import (
 	"github.com/makruktb/makruktb/tb/value"
 )
 
-func TestStateLayout(t *testing.T) {
-	for _, v := range []value.Value{value.Draw, value.Illegal, value.Mate(0), value.Mate(253), value.Mate(254), value.Mate(509)} {
-		for _, n := range []int{0, 1, maxCounter, cannotLose} {
-			s := makeState(v, n)
-			if stateValue(s) != v || stateCounter(s) != n {
-				t.Fatalf("makeState(%d, %d) reads back as (%d, %d)", v, n, stateValue(s), stateCounter(s))
-			}
-		}
-	}
-	if maxCode != value.Mate(509) {
-		t.Fatalf("maxCode %d, want the code of mate in 509", maxCode)
-	}
-}
-
-// mayHoldCode must never miss a state holding the code, whatever the
-// counters, and must say no when no lane can match (it may say yes for a
-// lane above a matching one only).
-func TestMayHoldCode(t *testing.T) {
+// mayHoldByte must say yes exactly when one of the eight bytes matches.
+func TestMayHoldByte(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 200000 {
-		code := value.Value(r.IntN(maxCode + 1))
+		target := byte(r.IntN(256))
 		var w uint64
 		exact := false
-		for lane := range 4 {
-			v := value.Value(r.IntN(maxCode + 1))
-			if r.IntN(4) == 0 {
-				v = code
+		for lane := range 8 {
+			b := byte(r.IntN(256))
+			if r.IntN(8) == 0 {
+				b = target
 			}
-			exact = exact || v == code
-			w |= uint64(makeState(v, r.IntN(cannotLose+1))) << (16 * lane)
+			exact = exact || b == target
+			w |= uint64(b) << (8 * lane)
 		}
-		got := mayHoldCode(w, code)
-		if exact && !got {
-			t.Fatalf("mayHoldCode(%#x, %d) missed a match", w, code)
-		}
-		if !exact && got {
-			t.Fatalf("mayHoldCode(%#x, %d) claims a match in a word without one", w, code)
+		if got := mayHoldByte(w, target); got != exact {
+			t.Fatalf("mayHoldByte(%#x, %d) = %v, want %v", w, target, got, exact)
 		}
 	}
 }
 
 func TestEscapesAndWins(t *testing.T) {
-	states := make([]value.Value, 4)
-	states[1] = makeState(value.Mate(4), 4) // two quiet moves, a capture loses in 4
-	if _, decided := removeEscape(states, 1, 2, value.Mate(300)); decided {
-		t.Fatal("decided after one of two escapes")
+	s := newStates(8)
+	s.store(1, counterByte(4)) // two quiet moves
+	if got := s.removeEscape(1, 2); got != escapeNone {
+		t.Fatalf("after one of two escapes: %v", got)
 	}
-	v, decided := removeEscape(states, 1, 2, value.Mate(302))
-	if !decided || v != value.Mate(302) {
-		t.Fatalf("after both escapes: %v, %v; want lost in 302 plies", v, decided)
+	if got := s.removeEscape(1, 2); got != escapeDecided || s.load(1) != writingByte {
+		t.Fatalf("after both escapes: %v, byte %d", got, s.load(1))
 	}
-	if !setWin(states, 2, value.Mate(401)) || setWin(states, 2, value.Mate(403)) || !setWin(states, 2, value.Mate(301)) {
-		t.Fatal("setWin must keep the quickest win")
+	s.setFinal(1, value.Mate(302)) // a loss beyond a byte
+	if !s.isSettled(1) || s.load(1) != value.Overflow || s.value(1, s.load(1)) != value.Mate(302) {
+		t.Fatalf("final loss reads back as byte %d, value %d", s.load(1), s.value(1, s.load(1)))
 	}
-	if stateValue(states[2]) != value.Mate(301) || stateCounter(states[2]) != cannotLose {
-		t.Fatalf("state %#x", states[2])
+	if s.removeEscape(1, 1) != escapeNone {
+		t.Fatal("a settled loss took an update")
 	}
-	if states[0] != 0 || states[3] != 0 {
-		t.Fatal("neighbouring states changed")
+
+	s.store(2, byte(value.Mate(201))) // a win by capture, not yet propagated
+	if s.setWin(2, value.Mate(203)) {
+		t.Fatal("setWin replaced a faster win by capture")
+	}
+	if !s.setWin(2, value.Mate(101)) || s.setWin(2, value.Mate(99)) {
+		t.Fatal("setWin must take the first (quickest) win by un-move and settle it")
+	}
+	if s.value(2, s.load(2)) != value.Mate(101) || !s.isSettled(2) {
+		t.Fatalf("byte %d", s.load(2))
+	}
+
+	s.store(3, manyByte)
+	if s.removeEscape(3, 2) != escapeMany || !s.claim(3) || s.claim(3) {
+		t.Fatal("a position with too many moves must be claimed once")
+	}
+	s.store(4, byte(value.Draw))
+	if s.removeEscape(4, 2) != escapeNone || !s.setWin(4, value.Mate(301)) || s.value(4, s.load(4)) != value.Mate(301) {
+		t.Fatal("a position that cannot lose still wins")
+	}
+	if s.load(0) != 0 || s.load(5) != 0 {
+		t.Fatal("neighbouring bytes changed")
+	}
+}
+
+func TestFill(t *testing.T) {
+	for lo := range uint64(9) {
+		for hi := lo; hi <= 12; hi++ {
+			s := newStates(12)
+			s.fill(lo, hi, 7)
+			for j := range uint64(12) {
+				want := byte(0)
+				if j >= lo && j < hi {
+					want = 7
+				}
+				if s.load(j) != want {
+					t.Fatalf("fill(%d, %d): byte %d is %d", lo, hi, j, s.load(j))
+				}
+			}
+		}
 	}
 }

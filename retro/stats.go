@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -105,7 +106,7 @@ func BoardCounts(ctx context.Context, dtm, dtb *Table, r *honour.Rules, opts Opt
 			holes = dtm
 		}
 		holes.eachLegal(k, side, func(i uint64, n uint64) {
-			switch r.JudgeBoard(dtm.Values[side][i], dtb.Values[side][i], c).Category {
+			switch r.JudgeBoard(dtm.Values[side].At(i), dtb.Values[side].At(i), c).Category {
 			case honour.Win:
 				cs.Win += n
 			case honour.CursedWin:
@@ -196,13 +197,13 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 func (t *Table) legalCodes(k int, side tb.Color) []uint64 {
 	if !t.HolesMarked || t.Space.Tied(k) {
 		var codes []uint64
-		t.eachLegal(k, side, func(i uint64, n uint64) { codes = count(codes, int(t.Values[side][i]), n) })
+		t.eachLegal(k, side, func(i uint64, n uint64) { codes = count(codes, int(t.Values[side].At(i)), n) })
 		return codes
 	}
 	// Holes are marked and every position stands for the same number of
 	// full-board ones: count the codes of the whole king pair at once.
 	per := t.Space.PerKingPair()
-	codes := tallyCodes(t.Values[side][uint64(k)*per : uint64(k+1)*per])
+	codes := tallyCodes(t.Values[side], uint64(k)*per, uint64(k+1)*per)
 	codes[value.Illegal] = 0
 	n := uint64(t.Space.Symmetries())
 	for v := range codes {
@@ -224,7 +225,7 @@ func (t *Table) firstHolding(side tb.Color, v value.Value, codes [][2][]uint64, 
 			continue
 		}
 		t.eachLegal(k, side, func(i uint64, _ uint64) {
-			if t.Values[side][i] == v && len(found) < limit {
+			if t.Values[side].At(i) == v && len(found) < limit {
 				found = append(found, i)
 			}
 		})
@@ -239,54 +240,46 @@ func (t *Table) firstHolding(side tb.Color, v value.Value, codes [][2][]uint64, 
 // table fresh from the generator (holes marked value.Illegal) and its
 // longest win in plies, or -1 if that side never wins.
 func (t *Table) Census(side tb.Color) (legal uint64, longest int) {
-	codes := tallyCodes(t.Values[side])
+	codes := tallyCodes(t.Values[side], 0, t.Values[side].Len())
 	longest = -1
 	for code, n := range codes {
 		if v := value.Value(code); n != 0 && v.IsWin() {
 			longest = v.Plies()
 		}
 	}
-	return uint64(len(t.Values[side])) - codes[value.Illegal], longest
+	return t.Values[side].Len() - codes[value.Illegal], longest
 }
 
-// tallyCodes counts values by code: codes[v] of them hold v (the slice is
-// as long as the largest code needs, and at least two). Four tallies,
-// one per value of every group of four, keep a run of equal values from
-// waiting on its own increments.
-func tallyCodes(values []value.Value) []uint64 {
-	const small = 1 << 9 // every code of a table up to 509 plies
-	var lanes [4][small]uint64
-	var codes []uint64
-	slow := func(v value.Value) {
-		if v < small {
-			lanes[0][v]++
-		} else {
-			codes = count(codes, int(v), 1)
-		}
-	}
+// tallyCodes counts the values of a[lo:hi] by code: codes[v] of them hold
+// v (the slice is as long as the largest code needs, and at least two).
+// Four tallies, one per byte of every group of four, keep a run of equal
+// values from waiting on its own increments; the overflow entries are
+// counted one by one.
+func tallyCodes(a *value.Array, lo, hi uint64) []uint64 {
+	var lanes [4][256]uint64
+	bytes := a.Codes()[lo:hi]
 	i := 0
-	for ; i+4 <= len(values); i += 4 {
-		a, b, c, d := values[i], values[i+1], values[i+2], values[i+3]
-		if (a | b | c | d) >= small {
-			slow(a)
-			slow(b)
-			slow(c)
-			slow(d)
-			continue
-		}
-		lanes[0][a]++
-		lanes[1][b]++
-		lanes[2][c]++
-		lanes[3][d]++
+	for ; i+4 <= len(bytes); i += 4 {
+		lanes[0][bytes[i]]++
+		lanes[1][bytes[i+1]]++
+		lanes[2][bytes[i+2]]++
+		lanes[3][bytes[i+3]]++
 	}
-	for _, v := range values[i:] {
-		slow(v)
+	for _, b := range bytes[i:] {
+		lanes[0][b]++
 	}
-	codes = count(codes, int(value.Illegal), 0)
-	for v := range small {
+	codes := count(nil, int(value.Illegal), 0)
+	for v := range value.Overflow {
 		if n := lanes[0][v] + lanes[1][v] + lanes[2][v] + lanes[3][v]; n != 0 {
 			codes = count(codes, v, n)
 		}
+	}
+	wide := a.Overflowed()
+	for _, w := range wide[sort.Search(len(wide), func(n int) bool { return wide[n].Index >= lo }):] {
+		if w.Index >= hi {
+			break
+		}
+		codes = count(codes, int(w.Value), 1)
 	}
 	return codes
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // tallyCodes counts like the obvious loop, whatever the length (groups of
-// four and a tail) and however large the codes (two-byte tables).
+// four and a tail), however large the codes (overflow entries) and over
+// any range.
 func TestTallyCodes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 3, 4, 7, 1000, 4099} {
@@ -21,11 +22,14 @@ func TestTallyCodes(t *testing.T) {
 					values[i] = value.Mate(7)
 				}
 			}
+			lo := rng.IntN(n + 1)
+			hi := lo + rng.IntN(n+1-lo)
 			want := []uint64{0, 0}
-			for _, v := range values {
+			for _, v := range values[lo:hi] {
 				want = count(want, int(v), 1)
 			}
-			require.Equal(t, want, tallyCodes(values), "n=%d top=%d", n, top)
+			got := tallyCodes(value.ArrayOf(values), uint64(lo), uint64(hi))
+			require.Equal(t, want, got, "n=%d top=%d [%d, %d)", n, top, lo, hi)
 		}
 	}
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/makruktb/makruktb/tb/value"
 )
 
-// Table is a solved table in memory: Values[side][index].
+// Table is a solved table in memory: Values[side].At(index).
 type Table struct {
 	Space  *index.Space
-	Values [2][]value.Value
+	Values [2]*value.Array
 	// HolesMarked says that every index that is not a legal canonical
 	// position holds value.Illegal, as in a table fresh from the generator
 	// (a table file stores copies of neighbouring values there instead), so
@@ -31,9 +31,9 @@ func (t *Table) eachLegal(k int, side tb.Color, fn func(i uint64, n uint64)) {
 	}
 	n := uint64(space.Symmetries())
 	per := space.PerKingPair()
-	values := t.Values[side][uint64(k)*per : uint64(k+1)*per]
-	for x, v := range values {
-		if v != value.Illegal {
+	codes := t.Values[side].Codes()[uint64(k)*per : uint64(k+1)*per]
+	for x, c := range codes {
+		if c != byte(value.Illegal) {
 			fn(uint64(k)*per+uint64(x), n)
 		}
 	}
@@ -103,7 +103,7 @@ func loadSubTables(m tb.Material, src Source) (*subTables, error) {
 				return nil, fmt.Errorf("sub-table for %s holds %s", canon, table.Material())
 			}
 			for side := range table.Values {
-				adviseHugePages(table.Values[side]) // captures read them at random
+				adviseHugePages(table.Values[side].Codes()) // captures read them at random
 			}
 			st.table[c][t] = table
 		}
@@ -128,7 +128,7 @@ func (st *subTables) valueAt(c tb.Color, t tb.PieceType, s captureSite) value.Va
 	if !s.ok {
 		return value.Draw // KvK
 	}
-	return st.table[c][t].Values[s.side][s.index]
+	return st.table[c][t].Values[s.side].At(s.index)
 }
 
 // Dependencies returns every canonical material that must be solved before

@@ -102,7 +102,7 @@ func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opt
 			p.LegalMoves(&moves)
 			oneMoveValues(tables, resolvers, p, i, k, moves.Slice(), want)
 			for x, table := range tables {
-				got := table.Values[side][i]
+				got := table.Values[side].At(i)
 				if got == want[x] {
 					continue
 				}
@@ -177,7 +177,7 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 			if t != tb.NoPiece {
 				v = resolvers[x].valueAt(c, t, site)
 			} else {
-				v = table.Values[other][j]
+				v = table.Values[other].At(j)
 			}
 			v = v.Negate()
 			if n == 0 || value.Compare(v, best[x]) > 0 {
