@@ -81,8 +81,13 @@ func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2
 				slot, side, b := k-start, k/perSide, k%perSide
 				lo := uint64(b) * uint64(h.BlockSize)
 				hi := min(lo+uint64(h.BlockSize), h.Size)
-				expanded[slot] = values[side].Slice(lo, hi, expanded[slot])
-				raw[slot] = encodeBlock(raw[slot][:0], expanded[slot], width)
+				if width == 1 {
+					// Every code fits a byte: the array's bytes are the codes.
+					raw[slot] = encodeBytes(raw[slot][:0], values[side].Codes()[lo:hi])
+				} else {
+					expanded[slot] = values[side].Slice(lo, hi, expanded[slot])
+					raw[slot] = encodeBlock(raw[slot][:0], expanded[slot], width)
+				}
 				packed[slot] = enc.EncodeAll(raw[slot], packed[slot][:0])
 			})
 		}
@@ -138,6 +143,21 @@ func encodeBlock(out []byte, vals []value.Value, width int) []byte {
 		} else {
 			binary.LittleEndian.PutUint16(out[2*i:], uint16(v))
 		}
+	}
+	return out
+}
+
+// encodeBytes is encodeBlock for a one-byte table, from the codes of a
+// value.Array (whose overflow byte, 255, is then the code 255 itself).
+func encodeBytes(out []byte, codes []byte) []byte {
+	out = slices.Grow(out, len(codes))[:len(codes)]
+	prev := byte(value.Draw)
+	for i, c := range codes {
+		if c == byte(value.Illegal) {
+			c = prev
+		}
+		prev = c
+		out[i] = c
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package retro
 
 import (
 	"context"
+	"sync"
 
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/value"
@@ -17,7 +18,17 @@ func (g *generator) iterate(ctx context.Context) error {
 			return nil
 		}
 		code := value.Mate(d)
+		var deferred []deferredLoss
+		var mu sync.Mutex
 		err := g.parallel(ctx, StageIterate, d, func(side tb.Color, k int) {
+			sc := new(scratch) // one per unit of work: decisions decode into it
+			defer func() {
+				if len(sc.deferred) > 0 {
+					mu.Lock()
+					deferred = append(deferred, sc.deferred...)
+					mu.Unlock()
+				}
+			}()
 			lo, hi := uint64(k)*per, uint64(k+1)*per
 			for lo < hi {
 				block := lo >> presenceShift
@@ -25,15 +36,20 @@ func (g *generator) iterate(ctx context.Context) error {
 				switch {
 				case !g.present.has(side, block, code):
 				case runs && !g.space.Tied(k):
-					g.scanRuns(side, k, lo, end, code)
+					g.scanRuns(sc, side, k, lo, end, code)
 				default:
-					g.scan(side, k, lo, end, code)
+					g.scan(sc, side, k, lo, end, code)
 				}
 				lo = end
 			}
 		})
 		if err != nil {
 			return err
+		}
+		for _, l := range deferred {
+			g.states[l.side].setFinal(l.j, l.loss)
+			g.present.mark(l.side, l.j, l.loss)
+			g.noteDepth(l.loss)
 		}
 	}
 	return nil
@@ -50,7 +66,7 @@ func (s *states) decidedWith(j uint64, b byte, code value.Value) bool {
 
 // scan propagates every position of side in [lo, hi) (king pair k) whose
 // final value is code.
-func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code value.Value) {
+func (g *generator) scan(sc *scratch, side tb.Color, k int, lo, hi uint64, code value.Value) {
 	s := &g.states[side]
 	target := codeByte(code)
 	for i := lo; i < hi; {
@@ -63,7 +79,7 @@ func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code value.Value) 
 			if code.IsWin() {
 				s.settle(i)
 			}
-			g.propagate(side, i, k, code)
+			g.propagate(sc, side, i, k, code)
 		}
 		i++
 	}
@@ -72,7 +88,7 @@ func (g *generator) scan(side tb.Color, k int, lo, hi uint64, code value.Value) 
 // scanRuns is scan for a space made of runs (index.Space.LanePiece), king
 // pair k not Tied: the positions of one run decided with code are
 // propagated together (lo and hi are multiples of 64).
-func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code value.Value) {
+func (g *generator) scanRuns(sc *scratch, side tb.Color, k int, lo, hi uint64, code value.Value) {
 	s := &g.states[side]
 	target := codeByte(code)
 	for r := lo; r < hi; r += 64 {
@@ -93,7 +109,7 @@ func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code value.Val
 		if code.IsWin() {
 			s.settleRun(r, lanes) // wins by capture too: un-moves now only offer slower ones
 		}
-		g.propagateRun(side, r, k, lanes, code)
+		g.propagateRun(sc, side, r, k, lanes, code)
 	}
 }
 
@@ -104,11 +120,11 @@ func (g *generator) scanRuns(side tb.Color, k int, lo, hi uint64, code value.Val
 // lane through a symmetry (king steps out of the canonical region); the
 // last piece's own un-moves stay inside the run. Only king steps onto a
 // Tied king pair are made position by position.
-func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboard, v value.Value) {
+func (g *generator) propagateRun(sc *scratch, side tb.Color, r uint64, k int, lanes tb.Bitboard, v value.Value) {
 	prefix, _ := g.space.RunPrefix(r, side) // it holds decided positions, so it decodes
 	laneColor, laneType, _ := g.space.LanePiece()
 	them := side.Other()
-	u := updater{g: g, states: &g.states[them], next: v.Negate(), side: them}
+	u := updater{g: g, sc: sc, states: &g.states[them], next: v.Negate(), side: them}
 	if v.IsWin() {
 		u.setStabiliser(1) // only a Tied king pair has positions that a symmetry maps to themselves
 	}
@@ -162,11 +178,11 @@ func (g *generator) propagateRun(side tb.Color, r uint64, k int, lanes tb.Bitboa
 // Tied king pairs and of spaces without runs. Un-moves of non-king pieces change
 // one index digit (index.Space.StepIndex); king un-moves, and every un-move
 // under a diagonal-symmetric king pair, go through MovedIndex.
-func (g *generator) propagate(side tb.Color, i uint64, k int, v value.Value) {
+func (g *generator) propagate(sc *scratch, side tb.Color, i uint64, k int, v value.Value) {
 	p := g.space.Decode(i, side) // decided, so legal
 	r := p.Retractor()
 	them := side.Other()
-	u := updater{g: g, states: &g.states[them], next: v.Negate(), side: them}
+	u := updater{g: g, sc: sc, states: &g.states[them], next: v.Negate(), side: them}
 	if v.IsWin() {
 		u.setStabiliser(g.stabiliser(&p))
 	}
@@ -202,6 +218,7 @@ func (g *generator) propagate(side tb.Color, i uint64, k int, v value.Value) {
 // updater applies one frontier position's news to its predecessors.
 type updater struct {
 	g       *generator
+	sc      *scratch
 	states  *states
 	side    tb.Color    // side to move in the predecessors
 	next    value.Value // the predecessors' value through this move
@@ -233,18 +250,22 @@ func (u *updater) apply(j uint64, kj int) {
 		weight = 2 * (8 / space.Multiplicity(&q)) / u.stab
 	}
 	var loss value.Value
-	switch u.states.removeEscape(j, weight) {
+	result, capture := u.states.removeEscape(j, weight)
+	switch result {
 	case escapeNone:
 		return
 	case escapeDecided:
-		p, _ := space.Position(j, u.side)
-		loss = max(u.next, u.g.worstCapture(&p))
-	case escapeMany:
-		p, _ := space.Position(j, u.side)
-		var lost bool
-		if loss, lost = u.g.lostByMoves(&p, u.next); !lost || !u.states.claim(j) {
-			return
+		loss = u.next
+		if capture {
+			u.sc.pos, _ = space.Position(j, u.side)
+			loss = max(loss, u.g.worstCapture(u.sc))
 		}
+	case escapeMany:
+		u.sc.pos, _ = space.Position(j, u.side)
+		if loss, lost := u.g.lostByMoves(u.sc, u.next); lost && u.states.claim(j) {
+			u.sc.deferred = append(u.sc.deferred, deferredLoss{u.side, j, loss})
+		}
+		return
 	}
 	u.states.setFinal(j, loss)
 	u.g.present.mark(u.side, j, loss)
@@ -270,31 +291,66 @@ func (u *updater) applyMovedRun(r uint64, kj int, lanes tb.Bitboard, moved *[64]
 	}
 }
 
-// worstCapture returns the longest loss among p's captures (0 if it has
-// none): a position whose counter ran out loses in the longer of that and
-// the frontier's loss. Every capture of such a position loses, or it could
-// not have lost at all.
-func (g *generator) worstCapture(p *tb.Position) value.Value {
-	var moves tb.MoveList
-	p.LegalCaptures(&moves)
+// scratch is a worker's room for the position a decision decodes, and
+// its list of losses decided by moves, written after the pass.
+type scratch struct {
+	pos      tb.Position
+	moves    tb.MoveList
+	deferred []deferredLoss
+}
+
+// deferredLoss is a loss found by lostByMoves, claimed in its pass and
+// written after it.
+type deferredLoss struct {
+	side tb.Color
+	j    uint64
+	loss value.Value
+}
+
+// worstCapture returns the longest loss among the captures of sc.pos (0
+// if it has none): a position whose counter ran out loses in the longer
+// of that and the frontier's loss. Every capture of such a position loses,
+// or it could not have lost at all.
+func (g *generator) worstCapture(sc *scratch) value.Value {
+	p := &sc.pos
+	if !mayCapture(p) {
+		return 0
+	}
+	sc.moves.N = 0
+	p.LegalCaptures(&sc.moves)
 	var worst value.Value
-	for _, m := range moves.Slice() {
+	for _, m := range sc.moves.Slice() {
 		c, t := p.PieceAt(m.To())
 		worst = max(worst, captureValue(g.subs, p, m, c, t).Negate())
 	}
 	return worst
 }
 
-// lostByMoves decides a position with more moves than a counter holds, in
+// mayCapture reports whether a piece of the side to move attacks a piece
+// of the other side other than its king: most positions cannot capture,
+// and this spares them the move generator.
+func mayCapture(p *tb.Position) bool {
+	them := p.Side.Other()
+	for b := p.ByColor(them) &^ p.ByType(tb.King); b != 0; {
+		if p.IsAttacked(b.PopFirst(), p.Side) {
+			return true
+		}
+	}
+	return false
+}
+
+// lostByMoves decides the position in sc.pos, with more moves than a
+// counter holds, in
 // a pass over wins whose predecessors lose in next: it is lost when every
 // move leads to a win for the opponent already final (as fast as the
 // frontier's, or faster), and then it loses in the longest of them.
-func (g *generator) lostByMoves(p *tb.Position, next value.Value) (value.Value, bool) {
-	var moves tb.MoveList
-	p.LegalMoves(&moves)
+func (g *generator) lostByMoves(sc *scratch, next value.Value) (value.Value, bool) {
+	p := &sc.pos
+	sc.moves.N = 0
+	p.LegalMoves(&sc.moves)
 	var worst value.Value
 	other := &g.states[p.Side.Other()]
-	for _, m := range moves.Slice() {
+	for _, m := range sc.moves.Slice() {
 		if c, t := p.PieceAt(m.To()); t != tb.NoPiece {
 			v := captureValue(g.subs, p, m, c, t)
 			if !v.IsWin() {

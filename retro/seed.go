@@ -92,6 +92,6 @@ func (g *generator) seedState(s *states, i uint64, p *tb.Position, quiet int, ca
 	case 2*quiet > counterLimit:
 		s.store(i, manyByte)
 	default:
-		s.store(i, counterByte(2*quiet))
+		s.store(i, counterByte(2*quiet, worstLoss != 0))
 	}
 }

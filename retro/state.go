@@ -25,8 +25,11 @@ import (
 //	no       odd 3 … 253   a win through a capture, not yet propagated:
 //	                       the value code, as when settled
 //	no       255           the same with a code ≥ 255 (overflow shards)
-//	no       even 2 … 252  undecided, may lose: byte/2 half-moves not yet
+//	no       even 2 … 126  undecided, may lose: byte/2 half-moves not yet
 //	                       known to lose (the escape counter)
+//	no       even 128 … 252 the same with (byte−126)/2 half-moves, and a
+//	                       capture that loses: its value is looked up again
+//	                       when the counter runs out
 //	no       254           undecided, more moves than the counter holds:
 //	                       decided by generating its moves (decideByMoves)
 //
@@ -37,14 +40,23 @@ import (
 // of one kind — setWin in a pass over losses, removeEscape in a pass over
 // wins — which keeps the transitions this simple.
 //
+// A position decided by generating its moves is written after the pass
+// that decided it (other successors of the same depth may still un-move
+// into it); until then its byte holds writingByte.
+//
 // One byte and one bit is 1.125 bytes per index and side; the uint16 state
 // this replaces took 2.125 and held at most 63 moves per position.
+// Counters hold 31 moves: the positions with more are few, and mostly
+// those of a strong side, which rarely loses.
 const (
 	holeByte    = byte(value.Illegal)
 	writingByte = holeByte
 	manyByte    = 254
 	// maxCounter is the most half-moves a counter byte holds.
-	maxCounter = 126
+	maxCounter = 63
+	// captureCounters is where the counters of positions with a losing
+	// capture start, less two.
+	captureCounters = 126
 )
 
 // maxCode is the largest value code the generator assigns (presence holds
@@ -56,7 +68,22 @@ const maxCode = 511
 // position down that path.
 var counterLimit = maxCounter
 
-func counterByte(halfMoves int) byte { return byte(2 * halfMoves) }
+// counterByte returns the byte of a counter of 1 … maxCounter half-moves
+// of a position with or without a losing capture.
+func counterByte(halfMoves int, capture bool) byte {
+	if capture {
+		return byte(captureCounters + 2*halfMoves)
+	}
+	return byte(2 * halfMoves)
+}
+
+// counterOf reads a counter byte.
+func counterOf(b byte) (halfMoves int, capture bool) {
+	if b > captureCounters {
+		return int(b-captureCounters) / 2, true
+	}
+	return int(b) / 2, false
+}
 
 func isCounter(b byte) bool { return b >= 2 && b&1 == 0 }
 
@@ -183,13 +210,11 @@ func (s *states) setFinal(j uint64, v value.Value) {
 }
 
 // setWin records that position j wins in the plies of code win, unless it
-// is settled or already wins as fast; it reports whether it changed
-// anything. The byte goes from its undecided meaning straight to the win
-// (which reads the same unsettled), then the bit is set.
+// already wins as fast; it reports whether it changed anything. The byte
+// goes from its undecided meaning straight to the win (which reads the
+// same unsettled), then the bit is set. No settled loss or known draw is
+// ever a predecessor of a lost position, so the byte alone decides.
 func (s *states) setWin(j uint64, win value.Value) bool {
-	if s.isSettled(j) {
-		return false // a final value, or a win at most as long
-	}
 	word, shift := s.byteWord(j)
 	for {
 		w := atomic.LoadUint32(word)
@@ -198,7 +223,7 @@ func (s *states) setWin(j uint64, win value.Value) bool {
 		case b == holeByte:
 			return false
 		case b&1 == 1 && s.value(j, b) <= win:
-			return false // a faster win by capture
+			return false // a win at most as long
 		}
 		if win >= value.Overflow {
 			s.overflow.put(j, win) // before the byte that sends readers there
@@ -219,28 +244,31 @@ const (
 	escapeMany                  // too many moves to count: decide by generating them
 )
 
-// removeEscape takes weight half-moves off the counter of position j.
-func (s *states) removeEscape(j uint64, weight int) escape {
-	if s.isSettled(j) {
-		return escapeNone
-	}
+// removeEscape takes weight half-moves off the counter of position j and
+// says whether the position has a losing capture. An
+// even byte is a counter, never a settled loss: a loss decided by its
+// counter has had all its successors propagated, one decided at the seed
+// has no quiet moves, and one decided by its moves is written only after
+// the pass (deferredLoss), so no un-move reaches any of them later.
+func (s *states) removeEscape(j uint64, weight int) (escape, bool) {
 	word, shift := s.byteWord(j)
 	for {
 		w := atomic.LoadUint32(word)
 		b := byte(w >> shift)
 		switch {
 		case b == manyByte:
-			return escapeMany
+			return escapeMany, false
 		case !isCounter(b):
-			return escapeNone
+			return escapeNone, false
 		}
-		left, result := int(b/2)-weight, escapeNone
-		next := counterByte(max(left, 0))
+		n, capture := counterOf(b)
+		left, result := n-weight, escapeNone
+		next := counterByte(left, capture)
 		if left <= 0 {
 			next, result = writingByte, escapeDecided
 		}
 		if swap(word, shift, w, next) {
-			return result
+			return result, capture
 		}
 	}
 }

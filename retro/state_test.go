@@ -30,18 +30,28 @@ func TestMayHoldByte(t *testing.T) {
 
 func TestEscapesAndWins(t *testing.T) {
 	s := newStates(8)
-	s.store(1, counterByte(4)) // two quiet moves
-	if got := s.removeEscape(1, 2); got != escapeNone {
+	for _, capture := range []bool{false, true} {
+		for h := 1; h <= maxCounter; h++ {
+			if n, c := counterOf(counterByte(h, capture)); n != h || c != capture || !isCounter(counterByte(h, capture)) {
+				t.Fatalf("counter %d, %v reads back as %d, %v", h, capture, n, c)
+			}
+		}
+	}
+	s.store(1, counterByte(4, true)) // two quiet moves, a losing capture
+	if got, _ := s.removeEscape(1, 2); got != escapeNone {
 		t.Fatalf("after one of two escapes: %v", got)
 	}
-	if got := s.removeEscape(1, 2); got != escapeDecided || s.load(1) != writingByte {
-		t.Fatalf("after both escapes: %v, byte %d", got, s.load(1))
+	if got, capture := s.removeEscape(1, 1); got != escapeNone || !capture {
+		t.Fatalf("after half an escape: %v, %v", got, capture)
+	}
+	if got, capture := s.removeEscape(1, 2); got != escapeDecided || !capture || s.load(1) != writingByte {
+		t.Fatalf("after both escapes: %v, %v, byte %d", got, capture, s.load(1))
 	}
 	s.setFinal(1, value.Mate(302)) // a loss beyond a byte
 	if !s.isSettled(1) || s.load(1) != value.Overflow || s.value(1, s.load(1)) != value.Mate(302) {
 		t.Fatalf("final loss reads back as byte %d, value %d", s.load(1), s.value(1, s.load(1)))
 	}
-	if s.removeEscape(1, 1) != escapeNone {
+	if got, _ := s.removeEscape(1, 1); got != escapeNone {
 		t.Fatal("a settled loss took an update")
 	}
 
@@ -49,19 +59,19 @@ func TestEscapesAndWins(t *testing.T) {
 	if s.setWin(2, value.Mate(203)) {
 		t.Fatal("setWin replaced a faster win by capture")
 	}
-	if !s.setWin(2, value.Mate(101)) || s.setWin(2, value.Mate(99)) {
-		t.Fatal("setWin must take the first (quickest) win by un-move and settle it")
+	if !s.setWin(2, value.Mate(101)) || s.setWin(2, value.Mate(103)) {
+		t.Fatal("setWin must take a quicker win and settle it, and keep it")
 	}
 	if s.value(2, s.load(2)) != value.Mate(101) || !s.isSettled(2) {
 		t.Fatalf("byte %d", s.load(2))
 	}
 
 	s.store(3, manyByte)
-	if s.removeEscape(3, 2) != escapeMany || !s.claim(3) || s.claim(3) {
+	if got, _ := s.removeEscape(3, 2); got != escapeMany || !s.claim(3) || s.claim(3) {
 		t.Fatal("a position with too many moves must be claimed once")
 	}
 	s.store(4, byte(value.Draw))
-	if s.removeEscape(4, 2) != escapeNone || !s.setWin(4, value.Mate(301)) || s.value(4, s.load(4)) != value.Mate(301) {
+	if got, _ := s.removeEscape(4, 2); got != escapeNone || !s.setWin(4, value.Mate(301)) || s.value(4, s.load(4)) != value.Mate(301) {
 		t.Fatal("a position that cannot lose still wins")
 	}
 	if s.load(0) != 0 || s.load(5) != 0 {
