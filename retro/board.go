@@ -135,6 +135,7 @@ func GenerateDTB(ctx context.Context, m tb.Material, r *honour.Rules, dtm, dtb S
 		return nil, err
 	}
 	drawn := opts.Draws
+	opts.Draws = nil // drawn is let go once its draws are marked (generate)
 	if drawn == nil {
 		if drawn, err = dtm(m); err != nil {
 			return nil, fmt.Errorf("DTM table of %s: %w", m, err)

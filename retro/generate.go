@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -64,11 +65,8 @@ var ErrTooDeep = errors.New("mate distance exceeds 509 plies")
 
 // generator holds the state of one generation.
 type generator struct {
-	space *index.Space
-	subs  captureValues
-	// drawn, if set, is a solved table of the same material whose draws
-	// are known to be draws of this metric too (DTM for DTB).
-	drawn   *Table
+	space   *index.Space
+	subs    captureValues
 	states  [2]states
 	present presence
 	opts    Options
@@ -136,17 +134,30 @@ func newSpace(m tb.Material, opts Options) (*index.Space, error) {
 
 // generate runs the retrograde analysis of a space with captures resolved
 // by subs: the metric is whatever subs makes of a capture. The positions
-// drawn in drawn (if not nil) are draws without a look at their moves.
+// drawn in drawn (if not nil) are draws without a look at their moves:
+// they are copied into the settled bits first, and drawn is let go before
+// the state bytes are made, so that a DTB generation peaks no higher than
+// a DTM one (as long as the caller keeps no other reference to drawn).
 func generate(ctx context.Context, space *index.Space, subs captureValues, drawn *Table, opts Options) (*Table, error) {
-	g := &generator{space: space, subs: subs, drawn: drawn, opts: opts}
+	opts.Draws = nil
+	g := &generator{space: space, subs: subs, opts: opts}
 	for side := range g.states {
-		g.states[side] = newStates(space.Size())
+		g.states[side] = newSettledStates(space.Size())
+	}
+	if drawn != nil {
+		if err := g.markDraws(ctx, drawn); err != nil {
+			return nil, err
+		}
+		drawn = nil
+		runtime.GC() // its memory goes to the state bytes
+	}
+	for side := range g.states {
+		g.states[side].makeCodes()
 	}
 	g.present = newPresence(space.Size())
 	if err := g.seed(ctx); err != nil {
 		return nil, err
 	}
-	g.drawn = nil // read by the seed only: its memory may go
 	if err := g.iterate(ctx); err != nil {
 		return nil, err
 	}
@@ -154,6 +165,23 @@ func generate(ctx context.Context, space *index.Space, subs captureValues, drawn
 		return nil, ErrTooDeep
 	}
 	return g.finish()
+}
+
+// markDraws sets the settled bit of every index that drawn says is a
+// draw; the seed makes those positions final draws. Holes may be marked
+// too (a table read from a file holds copies there): the seed leaves them
+// holes.
+func (g *generator) markDraws(ctx context.Context, drawn *Table) error {
+	per := g.space.PerKingPair()
+	return g.parallel(ctx, StageSeed, 0, func(side tb.Color, k int) {
+		s := &g.states[side]
+		lo, hi := uint64(k)*per, uint64(k+1)*per
+		for i, c := range drawn.Values[side].Codes()[lo:hi] {
+			if c == byte(value.Draw) {
+				s.settle(lo + uint64(i))
+			}
+		}
+	})
 }
 
 // noteDepth records an assigned value code and flags codes that do not fit.

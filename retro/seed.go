@@ -21,14 +21,11 @@ func (g *generator) seed(ctx context.Context) error {
 		var moves tb.MoveList
 		var lane tb.LaneMoves
 		run := ^uint64(0)
-		var drawn *value.Array
-		if g.drawn != nil {
-			drawn = g.drawn.Values[side]
-		}
 		g.space.Walk(k, side, func(i uint64, p *tb.Position) {
-			if drawn != nil && drawn.At(i) == value.Draw {
-				// No predecessor can win through it, nor lose by it.
-				s.setFinal(i, value.Draw)
+			if s.isSettled(i) {
+				// A known draw (markDraws): no predecessor can win
+				// through it, nor lose by it.
+				s.store(i, byte(value.Draw))
 				return
 			}
 			moves.N = 0

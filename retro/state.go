@@ -89,16 +89,30 @@ func isCounter(b byte) bool { return b >= 2 && b&1 == 0 }
 
 // states is one side's bytes, settled bits and overflow values.
 type states struct {
+	size     uint64
 	codes    []byte
 	settled  []uint64
 	overflow *overflow
 }
 
 func newStates(size uint64) states {
-	s := states{codes: make([]byte, size), settled: make([]uint64, (size+63)/64), overflow: newOverflow()}
-	adviseHugePages(s.codes)
+	s := newSettledStates(size)
+	s.makeCodes()
+	return s
+}
+
+// newSettledStates returns states of size positions with their settled
+// bits only; makeCodes adds the bytes.
+func newSettledStates(size uint64) states {
+	s := states{size: size, settled: make([]uint64, (size+63)/64), overflow: newOverflow()}
 	adviseHugePages(s.settled)
 	return s
+}
+
+// makeCodes makes the state bytes.
+func (s *states) makeCodes() {
+	s.codes = make([]byte, s.size)
+	adviseHugePages(s.codes)
 }
 
 // byteWord returns the aligned 32-bit word holding codes[j] and the shift of
