@@ -21,11 +21,17 @@
 //   - d odd (the side to move there wins): every predecessor loses one
 //     escape. Each position carries a counter of quiet moves not yet known
 //     to lose; when it reaches zero the position is lost in
-//     max(d+1, capture bound). The counter is kept in units of half a move,
+//     max(d+1, its longest losing capture), the captures looked up again
+//     then (a flag in the counter says whether there are any). The counter
+//     is kept in units of half a move,
 //     because under the diagonal symmetry a position that maps to itself is
 //     reached by a different number of un-moves than it has moves:
 //     each un-move subtracts 2·|stabiliser of the predecessor| /
-//     |stabiliser of the frontier position| (1, 2 or 4).
+//     |stabiliser of the frontier position| (1, 2 or 4). A position with
+//     more moves than a counter holds (31) is decided instead by generating
+//     its moves each time one of them is found to lose (lostByMoves), as a
+//     generator without counters would: few positions have that many
+//     moves, and they are mostly the strong side's, which rarely loses.
 //
 // Values set at step d are always d+1 or later, so a scan never meets a
 // value that is still changing. Whatever is undecided when the frontier is
@@ -38,7 +44,7 @@
 // origin, in which lanes it is legal) and lands in one run of predecessors;
 // so do king steps that leave the canonical region (index.KingStepRun maps
 // the lanes through the symmetry), and the last piece's own un-moves stay
-// inside the run. A bitmap with one bit per position (settled.go) marks the
+// inside the run. The settled bits (state.go) mark the
 // positions no update can change any more, so the predecessors already won
 // or decided are dropped 64 at a time: most are, since every lost position
 // is un-moved to all its predecessors and only the first to arrive wins.
@@ -48,16 +54,20 @@
 // attacks, the pins and the leapers' targets once per run, then per lane
 // only what the lane piece changes).
 //
-// Memory: one uint16 per position and side to move — the value code in the
-// low 9 bits, the counter in the high 7 (127: cannot be lost) — updated
-// with 32-bit compare-and-swap on the word holding it, so both cores can
-// work on any part of the table, and one settled bit. For KRSvKN (1 806
-// king pairs × 64³ indices per side) that is 2.0 GB, plus the sub-tables.
+// Memory: one byte per position and side to move and one settled bit
+// (state.go): 1.125 bytes, the byte read through the bit — a final value,
+// a counter, a win by capture not yet propagated — and updated with 32-bit
+// compare-and-swap on the word holding it, so both cores can work on any
+// part of the table. Codes from 255 up (mates beyond 252 plies) live in a
+// side table. For KRSvKN (1 806 king pairs × 64³ indices per side) that is
+// 1.07 GB, plus the sub-tables, which are held at a byte per index too
+// (value.Array). A DTB generation first copies its known draws into the
+// settled bits and lets the table they come from go.
 // The large arrays ask for huge pages (hugepages_linux.go): they are read
 // at random, and 4 KiB pages would miss the TLB at nearly every update.
 //
-// Stage 3 (generator.finish) turns the states into value.Value codes in
-// place. The verifier (verify.go) checks a finished table position by
+// Stage 3 (generator.finish) turns the state bytes into the table's
+// value.Array in place. The verifier (verify.go) checks a finished table position by
 // position against a one-ply search over it and its sub-tables, sharing no
 // code with stages 1–2 beyond the move generator and the index; the tables
 // of one material (DTM and DTB) are checked in one pass.

@@ -21,13 +21,15 @@ func (g *generator) iterate(ctx context.Context) error {
 		var deferred []deferredLoss
 		var mu sync.Mutex
 		err := g.parallel(ctx, StageIterate, d, func(side tb.Color, k int) {
-			sc := new(scratch) // one per unit of work: decisions decode into it
+			sc := scratches.Get().(*scratch) // decisions decode into it
 			defer func() {
 				if len(sc.deferred) > 0 {
 					mu.Lock()
 					deferred = append(deferred, sc.deferred...)
 					mu.Unlock()
+					sc.deferred = sc.deferred[:0]
 				}
+				scratches.Put(sc)
 			}()
 			lo, hi := uint64(k)*per, uint64(k+1)*per
 			for lo < hi {
@@ -298,6 +300,11 @@ type scratch struct {
 	moves    tb.MoveList
 	deferred []deferredLoss
 }
+
+// scratches recycles the scratch of the units of work: a new one per unit
+// would leave garbage enough to grow the heap by a tenth of a large table
+// before the collector runs.
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
 
 // deferredLoss is a loss found by lostByMoves, claimed in its pass and
 // written after it.

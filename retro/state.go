@@ -12,7 +12,7 @@ import (
 // # A position's state during generation
 //
 // Each position and side to move has one byte, which becomes its value in
-// the finished table (value.Array), and one settled bit (settled.go). The
+// the finished table (value.Array), and one settled bit. The
 // bit says how to read the byte:
 //
 //	settled  byte          meaning

@@ -130,7 +130,11 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 		b.WriteString("; board's honour")
 	}
 	left := r.MatingPlies(c) - 1
-	fmt.Fprintf(&b, ", limit %s, count at ply %d → %s left", plies(c.Limit), c.Ply, countPlies(max(left, 0)))
+	if c.Started() {
+		fmt.Fprintf(&b, ", limit %s, count at ply %d → %s left", plies(c.Limit), c.Ply, countPlies(max(left, 0)))
+	} else {
+		fmt.Fprintf(&b, ", limit %s, starting after this move (%s has more pieces than may count) → %s left", plies(c.Limit), pos.Side.Name(), countPlies(max(left, 0)))
+	}
 	if j.DTB.IsMate() {
 		fmt.Fprintf(&b, "; mate or a winning capture of the last piece in %s", countPlies(j.DTB.Plies()))
 	}

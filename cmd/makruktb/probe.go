@@ -30,7 +30,9 @@ type countJSON struct {
 	Rules string `json:"rules"`
 	Kind  string `json:"kind"` // "pieces", "board" or "none"
 	Limit int    `json:"limit"`
-	Ply   int    `json:"ply"`
+	// Ply is −1 for a count that starts after this move (cambodian: the
+	// side to move has more than three pieces and may not count).
+	Ply int `json:"ply"`
 	// Remaining is limit − ply, and 0 once the count has passed its limit.
 	Remaining int `json:"remaining"`
 	// Expired: the count has passed its limit, so no mate can come inside
@@ -197,7 +199,7 @@ func newCountJSON(c honour.Count, r *honour.Rules) countJSON {
 func fenAfter(pos *tb.Position, m probe.JudgedMove) string {
 	q := pos.Play(m.Move)
 	q.CountLimit, q.CountPly = tb.NoCount, 0
-	if c := m.After.Count; c.Kind != honour.NoCountKind {
+	if c := m.After.Count; c.Kind != honour.NoCountKind && c.Started() {
 		q.CountLimit, q.CountPly = c.Limit, c.Ply
 	}
 	return q.FEN()
@@ -369,6 +371,9 @@ func afterText(v value.Value) string {
 func countText(c honour.Count) string {
 	if c.Kind == honour.NoCountKind {
 		return ""
+	}
+	if !c.Started() {
+		return fmt.Sprintf("count -/%d (%s, starts after this move)", c.Limit, c.Kind)
 	}
 	return fmt.Sprintf("count %d/%d (%s)", c.Ply, c.Limit, c.Kind)
 }

@@ -11,12 +11,17 @@ const (
 	BoardCount  CountKind = "board"
 )
 
-// Count is the state of an honour count in plies.
+// Count is the state of an honour count in plies. Ply is −1 for a board
+// count that starts after the move to make (Rules.BoardCounters): the side
+// to move may not count, the other side may.
 type Count struct {
 	Kind  CountKind
 	Limit int
 	Ply   int
 }
+
+// Started reports whether the count runs already (Ply ≥ 0).
+func (c Count) Started() bool { return c.Ply >= 0 }
 
 // Remaining returns Limit − Ply.
 func (c Count) Remaining() int { return c.Limit - c.Ply }
@@ -79,7 +84,14 @@ func (r *Rules) FreshCountFor(m tb.Material, side tb.Color) Count {
 		return Count{Kind: PiecesCount, Limit: limit, Ply: start}
 	}
 	if HasBoardHonour(m) && r.BoardPlies > 0 {
-		return Count{Kind: BoardCount, Limit: r.BoardPlies}
+		c := Count{Kind: BoardCount, Limit: r.BoardPlies}
+		if n := r.BoardCounters; n > 0 && 1+m.SidePieces(side) > n {
+			if 1+m.SidePieces(side.Other()) > n {
+				return Count{Kind: NoCountKind} // neither side may count
+			}
+			c.Ply = -1 // it starts once the other side is to move
+		}
+		return c
 	}
 	return Count{Kind: NoCountKind}
 }

@@ -181,3 +181,34 @@ func TestRulesJSONRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, r, again)
 }
+
+// Fairy-Stockfish's cambodian count_limit gives a side with more than three
+// pieces no count: in KMMMvKM the board count starts only when Black is to
+// move, one ply later when White moves first; with three pieces each, and
+// under thai rules, it starts at once.
+func TestCambodianBoardCounters(t *testing.T) {
+	r := honour.CambodianRules
+	big := tb.MustParseMaterial("KMMMvKM")
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 126, Ply: -1}, r.FreshCountFor(big, tb.White))
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 126}, r.FreshCountFor(big, tb.Black))
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 128}, honour.ThaiRules.FreshCountFor(big, tb.White))
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 126}, r.FreshCountFor(tb.MustParseMaterial("KRMvKMM"), tb.White))
+	require.Equal(t, honour.Count{Kind: honour.NoCountKind}, r.FreshCountFor(tb.MustParseMaterial("KMMMvKMMM"), tb.White), "neither side may count")
+
+	// One more ply to mate in: the count starts after White's move.
+	c := r.FreshCountFor(big, tb.White)
+	require.False(t, c.Started())
+	require.Equal(t, r.MatingPlies(honour.Count{Kind: honour.BoardCount, Limit: 126})+1, r.MatingPlies(c))
+	p, err := tb.ParseFEN("8/8/4k3/8/8/2MMM3/4K3/5m2 w - - 0 1")
+	require.NoError(t, err)
+	m, ok := p.ParseMove("e2d1")
+	require.True(t, ok)
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 126, Ply: 0}, r.Next(&p, m, c), "Black to move: the count starts at ply 0")
+
+	// A capture that bares Black still starts a fresh pieces' count.
+	require.Equal(t, honour.PiecesCount, r.FreshCountFor(tb.MustParseMaterial("KMMMvK"), tb.Black).Kind)
+
+	bad := r
+	bad.BoardCounters = 1
+	require.ErrorContains(t, bad.Validate(), "board_counters")
+}

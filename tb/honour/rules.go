@@ -32,6 +32,12 @@ type Rules struct {
 	// BoardPlies is the board's-honour limit in plies; 0 means no board's
 	// honour.
 	BoardPlies int `json:"board_plies"`
+	// BoardCounters, if not 0, is the most pieces (king included) a side
+	// may have to count board's honour: a count that has not started
+	// starts only with a side that may count to move (Fairy-Stockfish's
+	// cambodian count_limit: a side with more than three pieces does not
+	// count). 0 means any side counts.
+	BoardCounters int `json:"board_counters,omitempty"`
 }
 
 // Start is where a fresh pieces'-honour count starts.
@@ -105,7 +111,7 @@ func movesTable(rook2, rook, khon2, knight2, khon, other int) []PiecesLimit {
 // Built-in rule profiles.
 var (
 	ThaiRules      = Rules{Name: "thai", Pieces: movesTable(8, 16, 22, 32, 44, 64), Start: StartAll, BoardPlies: 128}
-	CambodianRules = Rules{Name: "cambodian", Pieces: movesTable(7, 15, 21, 31, 43, 63), Start: StartAll, BoardPlies: 126}
+	CambodianRules = Rules{Name: "cambodian", Pieces: movesTable(7, 15, 21, 31, 43, 63), Start: StartAll, BoardPlies: 126, BoardCounters: 3}
 	ASEANRules     = Rules{Name: "asean", Pieces: []PiecesLimit{{PieceOf(tb.Rook), 1, 32}, {PieceOf(tb.Khon), 1, 88}, {PieceOf(tb.Knight), 1, 128}}, Start: StartNone}
 	NoRules        = Rules{Name: "none"}
 )
@@ -178,6 +184,9 @@ func (r *Rules) Validate() error {
 	}
 	if r.BoardPlies < 0 {
 		return fmt.Errorf("rules %s: board_plies must not be negative", r.Name)
+	}
+	if r.BoardCounters < 0 || r.BoardCounters == 1 {
+		return fmt.Errorf("rules %s: board_counters must be 0 (any side) or at least 2", r.Name)
 	}
 	return nil
 }
