@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -238,4 +239,28 @@ func TestLoadAllNamesFirstBadBlock(t *testing.T) {
 		_, err = openBytes(bad)
 		require.ErrorContains(t, err, "block 0:")
 	}
+}
+
+// Range decodes any range of either side as LoadAll does, across block
+// boundaries, and refuses a range outside the table.
+func TestRange(t *testing.T) {
+	_, dir := buildTables(t, "KRvKM") // 58 blocks a side
+	f, err := probe.OpenFile(filepath.Join(dir, "KRvKM.mtbm"))
+	require.NoError(t, err)
+	defer f.Close()
+	require.Greater(t, f.Header.Blocks, 4)
+	all, err := f.LoadAll()
+	require.NoError(t, err)
+	size := f.Header.Size
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		side := tb.Color(rng.IntN(2))
+		lo := rng.Uint64N(size + 1)
+		hi := lo + rng.Uint64N(size+1-lo)
+		got, err := f.Range(side, lo, hi, nil)
+		require.NoError(t, err)
+		require.Equal(t, all[side].Slice(lo, hi, nil), got, "side %d [%d, %d)", side, lo, hi)
+	}
+	_, err = f.Range(tb.White, 5, size+1, nil)
+	require.ErrorContains(t, err, "outside")
 }

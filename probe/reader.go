@@ -265,6 +265,28 @@ func (t *File) BlockOf(side tb.Color, i uint64) (block, offset int) {
 	return int(side)*t.perSide + int(i/size), int(i % size)
 }
 
+// Range decodes the values of side in [lo, hi) into dst (reusing its
+// capacity), a block at a time: a pass over a table in ranges holds a
+// range, not the table.
+func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.Value, error) {
+	if lo > hi || hi > t.Header.Size {
+		return nil, fmt.Errorf("%s: range [%d, %d) outside the %d values of a side", t.name, lo, hi, t.Header.Size)
+	}
+	dst = dst[:0]
+	for i := lo; i < hi; {
+		k, off := t.BlockOf(side, i)
+		raw, err := t.rawBlock(k)
+		if err != nil {
+			return nil, err
+		}
+		for n := len(raw) / t.Header.Width; off < n && i < hi; off++ {
+			dst = append(dst, t.valueAt(raw, off))
+			i++
+		}
+	}
+	return dst, nil
+}
+
 // LoadAll decompresses the whole table: values[side].At(index). Holes hold
 // arbitrary values. The blocks are decoded on every core; on failure the
 // error is that of the first bad block.

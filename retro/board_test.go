@@ -2,6 +2,7 @@ package retro
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -209,6 +210,19 @@ func TestBoardCountsKRvKN(t *testing.T) {
 	}
 	require.Positive(t, counts["w"].CursedWin)
 	require.Positive(t, counts["w"].Win)
+
+	// Read a king pair at a time (as gen reads the DTM file), the same.
+	ranged, err := BoardCountsFrom(context.Background(), dtm, dtb, &honour.ThaiRules, Options{})
+	require.NoError(t, err)
+	require.Equal(t, counts, ranged)
+	_, err = BoardCountsFrom(context.Background(), failingRanger{}, dtb, &honour.ThaiRules, Options{})
+	require.ErrorContains(t, err, "unreadable")
+}
+
+type failingRanger struct{}
+
+func (failingRanger) Range(tb.Color, uint64, uint64, []value.Value) ([]value.Value, error) {
+	return nil, errors.New("unreadable")
 }
 
 // Statistics of a fresh table (holes marked) skip decoding where they can;

@@ -2,8 +2,10 @@ package retro
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -92,21 +94,56 @@ func countStats(s SideStats, m tb.Material, side tb.Color, r *honour.Rules) Coun
 // sides under a fresh board's-honour count of rules r (count at ply 0),
 // from its DTM and DTB tables: full board, every legal placement once.
 func BoardCounts(ctx context.Context, dtm, dtb *Table, r *honour.Rules, opts Options) (map[string]CountStats, error) {
-	space := dtm.Space
-	if dtb.Space.Material() != space.Material() {
+	if dtb.Space.Material() != dtm.Space.Material() {
 		return nil, fmt.Errorf("DTB table of %s given for %s", dtb.Material(), dtm.Material())
 	}
+	holes := dtb
+	if dtm.HolesMarked {
+		holes = dtm
+	}
+	return boardCounts(ctx, dtm, dtb, holes, r, opts)
+}
+
+// Ranger gives a table's values a range of indices at a time: a Table in
+// memory, or a table file read block by block (probe.File), so that a
+// summary need not hold a large table whole.
+type Ranger interface {
+	Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.Value, error)
+}
+
+// Range returns the values of side in [lo, hi), in dst.
+func (t *Table) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.Value, error) {
+	return t.Values[side].Slice(lo, hi, dst), nil
+}
+
+// BoardCountsFrom is BoardCounts with the DTM values read a king pair at a
+// time from dtm, and the legal positions told by dtb's marked holes (a
+// table fresh from GenerateDTB).
+func BoardCountsFrom(ctx context.Context, dtm Ranger, dtb *Table, r *honour.Rules, opts Options) (map[string]CountStats, error) {
+	if !dtb.HolesMarked {
+		return nil, errors.New("BoardCountsFrom needs a DTB table with its holes marked")
+	}
+	return boardCounts(ctx, dtm, dtb, dtb, r, opts)
+}
+
+func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.Rules, opts Options) (map[string]CountStats, error) {
+	space := dtb.Space
 	parts := make([][2]CountStats, space.KingPairs())
 	m := space.Material()
+	per := space.PerKingPair()
+	var failed error
+	var failedOnce sync.Once
 	err := forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
 		cs := &parts[k][side]
 		c := r.FreshCountFor(m, side)
-		holes := dtb
-		if dtm.HolesMarked {
-			holes = dtm
+		lo := uint64(k) * per
+		dtmValues, err := dtm.Range(side, lo, lo+per, nil)
+		if err != nil {
+			failedOnce.Do(func() { failed = err })
+			return
 		}
 		holes.eachLegal(k, side, func(i uint64, n uint64) {
-			switch r.JudgeBoard(dtm.Values[side].At(i), dtb.Values[side].At(i), c).Category {
+			switch r.JudgeBoard(dtmValues[i-lo], dtb.Values[side].At(i), c).Category {
 			case honour.Win:
 				cs.Win += n
 			case honour.CursedWin:
@@ -120,6 +157,9 @@ func BoardCounts(ctx context.Context, dtm, dtb *Table, r *honour.Rules, opts Opt
 			}
 		})
 	})
+	if err == nil {
+		err = failed
+	}
 	if err != nil {
 		return nil, err
 	}

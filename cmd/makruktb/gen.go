@@ -254,7 +254,7 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 	clock.enter("summary")
 	row := summarise(j.id, table, info.Size(), time.Since(start))
 	row.sum = sum
-	if row.countDraws, err = countDraws(ctx, gn.dir, j, table, gn.cache, gn.threads); err != nil {
+	if row.countDraws, err = countDraws(ctx, gn.dir, j, table, gn.threads); err != nil {
 		return err
 	}
 	fmt.Fprintln(gn.out, row.line())
@@ -282,7 +282,7 @@ func widerBoardTable(dir string, m tb.Material, r *honour.Rules, cache *store.Ca
 // for DTM, the share of wins a fresh thai count draws (pieces' honour, or
 // board's honour as far as DTM tells); for DTB, the share under its own
 // profile, which for thai also completes the DTM row of the material.
-func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cache *store.Cache, threads int) (string, error) {
+func countDraws(ctx context.Context, dir string, j job, table *retro.Table, threads int) (string, error) {
 	opts := retro.Options{Threads: threads}
 	if j.rules == nil {
 		st, err := retro.ComputeStats(ctx, table, opts)
@@ -291,11 +291,15 @@ func countDraws(ctx context.Context, dir string, j job, table *retro.Table, cach
 		}
 		return countDrawShare(st.Count[honour.ThaiRules.Name]), nil
 	}
-	dtm, err := cache.DTM(j.id.Material)
+	// The DTM table is read from its file a king pair at a time: held
+	// whole beside the DTB table it would double a large table's memory.
+	dtmID := probe.DTMID(j.id.Material)
+	dtm, err := probe.OpenFile(dtmID.Path(dir))
 	if err != nil {
 		return "", err
 	}
-	counts, err := retro.BoardCounts(ctx, dtm, table, j.rules, opts)
+	defer dtm.Close()
+	counts, err := retro.BoardCountsFrom(ctx, dtm, table, j.rules, opts)
 	if err != nil {
 		return "", err
 	}
