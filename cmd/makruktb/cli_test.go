@@ -111,12 +111,12 @@ func TestCLIRefusesBeforeWork(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"KRRRRvK"}, "makruktb: cannot generate: KRRRRvK: White could have up to 64 moves in one position, more than the generator's escape counter holds (63)\n"},
+		{[]string{"KRPvK"}, "makruktb: material KRPvK has pawns: the tables are pawnless\n"},
 		{[]string{"KvK"}, "makruktb: cannot generate: KvK is a draw and has no table: every table has at least 3 pieces\n"},
 		{[]string{"--max-pieces", "2"}, "makruktb: --max-pieces 2: the smallest tables have 3 pieces (KvK is a draw and has none)\n"},
 		{[]string{"--max-pieces", "7"}, "makruktb: --max-pieces 7: tables have 3 to 6 pieces\n"},
-		{[]string{"--memory", "1GiB", "KRSvKN"}, "makruktb: cannot generate KRSvKN: it needs about 1.95 GiB of memory (473432064 indices per side), --memory allows 1.00 GiB (see makruktb plan)\n"},
-		{[]string{"--memory", "20GiB", "KRNvKRN"}, "makruktb: cannot generate KRNvKRN: it needs about 31.81 GiB of memory (7751073792 indices per side), --memory allows 20.00 GiB (see makruktb plan)\n"},
+		{[]string{"--memory", "1GiB", "KRSvKN"}, "makruktb: cannot generate KRSvKN: it needs about 1.04 GiB of memory (473432064 indices per side), --memory allows 1.00 GiB (see makruktb plan)\n"},
+		{[]string{"--memory", "20GiB", "KSNvKSN"}, "makruktb: cannot generate KSNvKSN: it needs about 66.14 GiB of memory (30299652096 indices per side), --memory allows 20.00 GiB (see makruktb plan)\n"},
 	} {
 		start := time.Now()
 		r := runBinary(t, append([]string{"gen", "--tables", dir}, c.args...)...)
@@ -303,13 +303,13 @@ func TestCLICheckExitStatus(t *testing.T) {
 // plan lists the tables gen would make with the estimates it checks, and
 // generates nothing.
 func TestCLIPlan(t *testing.T) {
-	r := runBinary(t, "plan", "--dtb", "thai", "--memory", "3GiB", "KRSvKN")
+	r := runBinary(t, "plan", "--dtb", "thai", "--memory", "1GiB", "KRSvKN")
 	require.Zero(t, r.code, r.stderr)
-	require.Contains(t, r.stdout, "| KRSvKN | 5 | 473432064 | 1.95 GiB |")
-	require.Contains(t, r.stdout, "| KRSvKN.thai | 5 | 473432064 | 3.71 GiB |")
-	require.Contains(t, r.stdout, "exceeds --memory 3.00 GiB")
-	require.Regexp(t, `\n10 tables: [0-9.]+ CPU-hours .* peak memory 3.71 GiB, .* of files; 1 cannot be generated here\n$`, r.stdout)
+	require.Contains(t, r.stdout, "| KRSvKN | 5 | 473432064 | 1.04 GiB |")
+	require.Contains(t, r.stdout, "| KRSvKN.thai | 5 | 473432064 | 1.04 GiB |", "DTB peaks where DTM does")
+	require.Contains(t, r.stdout, "exceeds --memory 1.00 GiB")
+	require.Regexp(t, `\n10 tables: [0-9.]+ CPU-hours .* peak memory 1.04 GiB, .* of files; 2 cannot be generated here\n$`, r.stdout)
 	r = runBinary(t, "plan", "KRRRRvK")
 	require.Zero(t, r.code, r.stderr)
-	require.Contains(t, r.stdout, "| KRRRRvK | 6 | | | | | cannot: KRRRRvK: White could have up to 64 moves")
+	require.Contains(t, r.stdout, "| KRRRRvK | 6 | 293543712 | 675.3 MiB |", "no limit on a position's moves")
 }
