@@ -92,7 +92,10 @@ typedef struct {
     int32_t exact;  /* 0 when result is the plain result because a board's-honour
                        count needs a DTB table that is not in the directory;
                        1 otherwise */
-    int32_t count_limit, count_ply; /* the count in force (0, 0 when none) */
+    int32_t count_limit, count_ply; /* the count in force (0, 0 when none);
+                                       count_ply is -1 when the count starts
+                                       after this move (cambodian: the side
+                                       to move has more than three pieces) */
 } mtb_value;
 
 /* A legal move and its result for the side that makes it. */
