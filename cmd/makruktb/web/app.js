@@ -86,7 +86,8 @@ function countText(doc) {
   const result = doc.category.toUpperCase();
   if (c.kind === "none" || c.kind === "") return `no count (${c.rules} rules): ${result}`;
   const kind = c.kind === "pieces" ? "pieces' honour" : "board's honour";
-  let text = `${kind}, limit ${c.limit} plies (${c.limit / 2} moves), count at ply ${c.ply} → ${c.remaining} plies left (${c.rules} rules)`;
+  const at = c.ply < 0 ? "starting after this move" : `count at ply ${c.ply}`;
+  let text = `${kind}, limit ${c.limit} plies (${c.limit / 2} moves), ${at} → ${c.remaining} plies left (${c.rules} rules)`;
   if (doc.dtb !== undefined) text += `; goal (mate or a winning capture of the last piece) in ${doc.dtb} plies`;
   if (!doc.exact) return `${text}: ${result} without the count — the ${c.rules} board's-honour table of ${doc.material} is missing`;
   return `${text}: ${result}`;
