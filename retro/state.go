@@ -95,12 +95,6 @@ type states struct {
 	overflow *overflow
 }
 
-func newStates(size uint64) states {
-	s := newSettledStates(size)
-	s.makeCodes()
-	return s
-}
-
 // newSettledStates returns states of size positions with their settled
 // bits only; makeCodes adds the bytes.
 func newSettledStates(size uint64) states {

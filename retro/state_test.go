@@ -7,6 +7,13 @@ import (
 	"github.com/makruktb/makruktb/tb/value"
 )
 
+// newStates returns the states of size positions, bytes and bits.
+func newStates(size uint64) states {
+	s := newSettledStates(size)
+	s.makeCodes()
+	return s
+}
+
 // mayHoldByte must say yes exactly when one of the eight bytes matches.
 func TestMayHoldByte(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))

@@ -157,19 +157,3 @@ func (a *Array) All() []Value { return a.Slice(0, a.Len(), nil) }
 
 // Overflowed returns the overflow list, sorted by index.
 func (a *Array) Overflowed() []Wide { return a.wide }
-
-// Max returns the largest code in the array.
-func (a *Array) Max() Value {
-	var m Value
-	for _, w := range a.wide {
-		m = max(m, w.Value)
-	}
-	if m > 0 {
-		return m
-	}
-	var b byte
-	for _, c := range a.codes {
-		b = max(b, c)
-	}
-	return Value(b)
-}

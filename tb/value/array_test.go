@@ -35,11 +35,6 @@ func TestArrayRoundTrip(t *testing.T) {
 		require.Equal(t, v, a.At(uint64(i)))
 	}
 	require.Equal(t, vals[100:200], a.Slice(100, 200, nil))
-	var top Value
-	for _, v := range vals {
-		top = max(top, v)
-	}
-	require.Equal(t, top, a.Max())
 
 	b, err := ArrayFrom(a.Codes(), a.Overflowed())
 	require.NoError(t, err)
