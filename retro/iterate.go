@@ -247,23 +247,25 @@ func (u *updater) apply(j uint64, kj int) {
 	}
 	weight := u.weight
 	space := u.g.space
-	if space.Tied(kj) {
-		q, _ := space.Position(j, u.side)
-		weight = 2 * (8 / space.Multiplicity(&q)) / u.stab
+	decoded := space.Tied(kj) // the position is in u.sc.pos
+	if decoded {
+		u.sc.pos, _ = space.Position(j, u.side)
+		weight = 2 * (8 / space.Multiplicity(&u.sc.pos)) / u.stab
 	}
 	var loss value.Value
 	result, capture := u.states.removeEscape(j, weight)
+	if result != escapeNone && (capture || result == escapeMany) && !decoded {
+		u.sc.pos, _ = space.Position(j, u.side)
+	}
 	switch result {
 	case escapeNone:
 		return
 	case escapeDecided:
 		loss = u.next
 		if capture {
-			u.sc.pos, _ = space.Position(j, u.side)
 			loss = max(loss, u.g.worstCapture(u.sc))
 		}
 	case escapeMany:
-		u.sc.pos, _ = space.Position(j, u.side)
 		if loss, lost := u.g.lostByMoves(u.sc, u.next); lost && u.states.claim(j) {
 			u.sc.deferred = append(u.sc.deferred, deferredLoss{u.side, j, loss})
 		}
