@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"slices"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
@@ -236,24 +237,32 @@ func (t *File) valueAt(raw []byte, i int) value.Value {
 
 // rawBlock returns the decompressed bytes of block k.
 func (t *File) rawBlock(k int) ([]byte, error) {
+	raw, _, err := t.rawBlockInto(k, nil, nil)
+	return raw, err
+}
+
+// rawBlockInto is rawBlock reading into the capacity of raw and of comp
+// (for the compressed bytes), which it returns for the next call: a pass
+// over many blocks then makes no garbage.
+func (t *File) rawBlockInto(k int, raw, comp []byte) ([]byte, []byte, error) {
 	h := &t.Header
 	if k < 0 || k >= h.Blocks {
-		return nil, fmt.Errorf("%s: block %d out of range", t.name, k)
+		return nil, comp, fmt.Errorf("%s: block %d out of range", t.name, k)
 	}
 	lo, hi := h.Offsets[k], h.Offsets[k+1]
-	comp := make([]byte, hi-lo)
+	comp = slices.Grow(comp[:0], int(hi-lo))[:hi-lo]
 	if n, err := t.r.ReadAt(comp, t.dataStart+int64(lo)); n < len(comp) {
-		return nil, t.corrupt(t.dataStart+int64(lo)+int64(n), "block %d unreadable: %v", k, err)
+		return nil, comp, t.corrupt(t.dataStart+int64(lo)+int64(n), "block %d unreadable: %v", k, err)
 	}
 	want := t.blockLen(k)
-	raw, err := t.dec.DecodeAll(comp, make([]byte, 0, want*h.Width))
+	raw, err := t.dec.DecodeAll(comp, slices.Grow(raw[:0], want*h.Width))
 	if err != nil {
-		return nil, t.corrupt(t.dataStart+int64(lo), "block %d: %v", k, err)
+		return nil, comp, t.corrupt(t.dataStart+int64(lo), "block %d: %v", k, err)
 	}
 	if len(raw) != want*h.Width {
-		return nil, t.corrupt(t.dataStart+int64(lo), "block %d holds %d bytes, expected %d", k, len(raw), want*h.Width)
+		return nil, comp, t.corrupt(t.dataStart+int64(lo), "block %d holds %d bytes, expected %d", k, len(raw), want*h.Width)
 	}
-	return raw, nil
+	return raw, comp, nil
 }
 
 // BlockOf returns the block holding the value of index i for side.
@@ -273,10 +282,11 @@ func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.V
 		return nil, fmt.Errorf("%s: range [%d, %d) outside the %d values of a side", t.name, lo, hi, t.Header.Size)
 	}
 	dst = dst[:0]
+	var raw, comp []byte
 	for i := lo; i < hi; {
 		k, off := t.BlockOf(side, i)
-		raw, err := t.rawBlock(k)
-		if err != nil {
+		var err error
+		if raw, comp, err = t.rawBlockInto(k, raw, comp); err != nil {
 			return nil, err
 		}
 		for n := len(raw) / t.Header.Width; off < n && i < hi; off++ {

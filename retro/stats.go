@@ -126,6 +126,11 @@ func BoardCountsFrom(ctx context.Context, dtm Ranger, dtb *Table, r *honour.Rule
 	return boardCounts(ctx, dtm, dtb, dtb, r, opts)
 }
 
+// rangeBuffers recycles the DTM values of a king pair between units: a
+// new slice per unit would leave garbage enough to grow the heap by as much
+// as the tables being counted before the collector runs.
+var rangeBuffers = sync.Pool{New: func() any { return new([]value.Value) }}
+
 func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.Rules, opts Options) (map[string]CountStats, error) {
 	space := dtb.Space
 	parts := make([][2]CountStats, space.KingPairs())
@@ -137,11 +142,14 @@ func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.R
 		cs := &parts[k][side]
 		c := r.FreshCountFor(m, side)
 		lo := uint64(k) * per
-		dtmValues, err := dtm.Range(side, lo, lo+per, nil)
+		buf := rangeBuffers.Get().(*[]value.Value)
+		defer rangeBuffers.Put(buf)
+		dtmValues, err := dtm.Range(side, lo, lo+per, *buf)
 		if err != nil {
 			failedOnce.Do(func() { failed = err })
 			return
 		}
+		*buf = dtmValues
 		holes.eachLegal(k, side, func(i uint64, n uint64) {
 			switch r.JudgeBoard(dtmValues[i-lo], dtb.Values[side].At(i), c).Category {
 			case honour.Win:
