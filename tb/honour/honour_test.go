@@ -2,6 +2,7 @@ package honour_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -211,4 +212,47 @@ func TestCambodianBoardCounters(t *testing.T) {
 	bad := r
 	bad.BoardCounters = 1
 	require.ErrorContains(t, bad.Validate(), "board_counters")
+}
+
+// The count fields Fairy-Stockfish prints (`d`) after moves from a FEN
+// without a count, recorded from a build of its current source (commit
+// c19b5f6c, "Fairy-Stockfish 011226"; Debian's 11.1 predates the cambodian
+// rule). Fairy-Stockfish starts a count in do_move, at the first position
+// after a move whose side to move may count; so the fresh count of the
+// position after the first move, carried on by Next, must print the same.
+func TestCountStartAgainstFairyStockfish(t *testing.T) {
+	for _, c := range []struct {
+		rules honour.Rules
+		fen   string
+		moves []string
+		want  []string // count fields after each move; "-" for none
+	}{
+		// Cambodian, four Mets and king against two pieces: no count while
+		// White is to move, then it starts at ply 0.
+		{honour.CambodianRules, "m7/8/4k3/8/8/2MMM3/4K3/8 b - - 0 1", []string{"e6e5", "e2d1"}, []string{"-", "126 0"}},
+		// Three against two: it starts at once.
+		{honour.CambodianRules, "m7/8/4k3/8/8/2MM4/4K3/8 b - - 0 1", []string{"e6e5"}, []string{"126 0"}},
+		// Makruk (thai) counts for any side.
+		{honour.ThaiRules, "m7/8/4k3/8/8/2MMM3/4K3/8 b - - 0 1", []string{"e6e5", "e2d1"}, []string{"128 0", "128 1"}},
+	} {
+		p, err := tb.ParseFEN(c.fen)
+		require.NoError(t, err)
+		var count honour.Count
+		for n, uci := range c.moves {
+			m, ok := p.ParseMove(uci)
+			require.True(t, ok, uci)
+			if n == 0 {
+				q := p.Play(m)
+				count = c.rules.FreshCount(&q)
+			} else {
+				count = c.rules.Next(&p, m, count)
+			}
+			p = p.Play(m)
+			got := "-"
+			if count.Kind != honour.NoCountKind && count.Started() {
+				got = fmt.Sprintf("%d %d", count.Limit, count.Ply)
+			}
+			require.Equal(t, c.want[n], got, "%s %s after %v", c.rules.Name, c.fen, c.moves[:n+1])
+		}
+	}
 }
