@@ -60,6 +60,7 @@ test: fmt-check tidy-check vet lint ctest race
 race:
 	$(GO) test -race -count=1 ./probe/... -run 'TestConcurrentProbes|TestBlockCache|TestWrite|TestLoadAllNamesFirstBadBlock|TestCorruptTableInDirectory|TestListEditsDoNotGetLost'
 	$(GO) test -race -count=1 ./tb/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN'
+	$(GO) test -race -count=1 ./uci -run 'TestAdapter'
 	$(GO) test -race -count=1 ./cmd/makruktb -run 'TestServe|TestLoad|TestGoldenChecksums|TestResponseCache'
 
 # go.mod and go.sum must be what go mod tidy makes of the code.

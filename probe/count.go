@@ -26,8 +26,10 @@ func (t *Tables) Judge(p *tb.Position, r *honour.Rules) (honour.Judgement, error
 	return r.JudgeBoard(v, dtb, c), nil
 }
 
-// judge judges the legal position p of value v under count c.
-func (t *Tables) judge(p *tb.Position, v value.Value, c honour.Count, r *honour.Rules) (honour.Judgement, error) {
+// JudgeUnder judges the legal position p of DTM value v (as Value or Moves
+// gave it) under count c, whatever p's FEN fields say: a caller that keeps
+// the count itself (a game, an engine adapter) judges with it.
+func (t *Tables) JudgeUnder(p *tb.Position, v value.Value, c honour.Count, r *honour.Rules) (honour.Judgement, error) {
 	j := r.Judge(v, c)
 	if j.Exact {
 		return j, nil
@@ -54,7 +56,7 @@ func (t *Tables) judgeMoves(p *tb.Position, c honour.Count, moves []MoveResult, 
 	out := make([]JudgedMove, len(moves))
 	for i, m := range moves {
 		q := p.Play(m.Move)
-		j, err := t.judge(&q, m.After, r.Next(p, m.Move, c), r)
+		j, err := t.JudgeUnder(&q, m.After, r.Next(p, m.Move, c), r)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/makruktb/makruktb/match"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/uci"
+	"github.com/spf13/cobra"
+)
+
+func newUCICommand() *cobra.Command {
+	var dir, engine string
+	cmd := &cobra.Command{
+		Use:   "uci --engine CMD [--tables DIR]",
+		Short: "A UCI engine that plays the tables' count-aware moves in front of another engine",
+		Long: `Speak UCI on standard input and output in Fairy-Stockfish's dialect, in
+front of the engine CMD (a command line, e.g. /usr/games/fairy-stockfish).
+Every command goes to the engine and every line it prints comes back,
+except "go" in a position the tables hold: with UCI_Variant makruk or
+cambodian, no pawns, a table for the material and (cambodian) no king's or
+Met's first move left, the answer comes at once from the tables — the best
+move under the honour count and "info depth 1 score mate N" (the side to
+move mates in N moves inside the count), "score mate -N", or "score cp 0"
+for a draw, a win the count turns into a draw included — then "bestmove".
+
+The count is kept through "position fen … moves …" and "position startpos
+moves …" as Fairy-Stockfish keeps it: a FEN's count fields (limit and ply,
+in plies) are read as it reads them, and a count starts, runs and restarts
+after each move by its rules. If the engine exits, so does the adapter,
+with the engine's status as an error.`,
+		Example: `  makruktb uci --engine /usr/games/fairy-stockfish --tables data
+  makruktb match --engine "makruktb uci --engine fairy-stockfish --tables data"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			argv := strings.Fields(engine)
+			if len(argv) == 0 {
+				return errors.New("--engine: name the engine to wrap, e.g. --engine /usr/games/fairy-stockfish")
+			}
+			t, err := openTables(dir)
+			if err != nil {
+				return err
+			}
+			defer t.Close()
+			e, err := uci.StartEngine(argv, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			a := &uci.Adapter{Engine: e, Oracle: &uci.Oracle{Tables: t}, Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()}
+			return a.Run(cmd.Context(), cmd.InOrStdin())
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().StringVar(&engine, "engine", "", "the engine to wrap: its command line, split at spaces (required)")
+	return cmd
+}
+
+// defaultMatchMaterials are the materials of the engine issue's
+// measurement: rook, Khon and board's-honour endings.
+const defaultMatchMaterials = "KRvK,KRvKN,KRvKM,KSSvK,KSMvK,KRRvKN,KRSvKN"
+
+func newMatchCommand() *cobra.Command {
+	var dir, engine, variant, materials, mode string
+	var options []string
+	var positions int
+	var seed uint64
+	var movetime time.Duration
+	cmd := &cobra.Command{
+		Use:   "match --engine CMD [--tables DIR] [flags]",
+		Short: "Play an engine against the tables: does it win inside the count, and hold when the count saves it?",
+		Long: `Play the engine CMD (a UCI command line) from positions sampled at random
+(seeded) from the tables, with the honour count running as Fairy-Stockfish
+keeps it, and the tables playing the other side:
+
+  convert  the engine has a position won inside a fresh count and must mate
+           before the count runs out, against the tables' longest defence;
+  hold     the engine's king would be mated, but a fresh count runs out
+           first (a blessed loss); it must not be mated, against the
+           tables' quickest mate.
+
+It prints a table of the share converted and held per material, and each
+failed game: how it ended and the engine's first move after which the
+tables no longer gave it its goal. Progress goes to standard error.
+
+Exit status: 0 when every game was converted or held, 2 when some were not,
+1 on an error (the engine died, a table is missing).`,
+		Example: `  makruktb match --engine /usr/games/fairy-stockfish --movetime 100ms
+  makruktb match --engine "makruktb uci --engine /usr/games/fairy-stockfish" --positions 20 --movetime 50ms`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			argv := strings.Fields(engine)
+			if len(argv) == 0 {
+				return errors.New("--engine: name the engine to play, e.g. --engine /usr/games/fairy-stockfish")
+			}
+			d, ok := uci.DialectOf(variant)
+			if !ok {
+				return fmt.Errorf("--variant %q: want one of %s", variant, strings.Join(uci.Variants(), ", "))
+			}
+			var modes []match.Mode
+			switch mode {
+			case "convert":
+				modes = []match.Mode{match.Convert}
+			case "hold":
+				modes = []match.Mode{match.Hold}
+			case "both":
+				modes = []match.Mode{match.Convert, match.Hold}
+			default:
+				return fmt.Errorf("--mode %q: want convert, hold or both", mode)
+			}
+			if positions < 1 {
+				return fmt.Errorf("--positions %d: want at least 1", positions)
+			}
+			if movetime < time.Millisecond {
+				return fmt.Errorf("--movetime %v: want at least 1ms", movetime)
+			}
+			opts := map[string]string{}
+			for _, o := range options {
+				name, v, ok := strings.Cut(o, "=")
+				if !ok || name == "" {
+					return fmt.Errorf("--option %q: want NAME=VALUE", o)
+				}
+				opts[name] = v
+			}
+			var mats []tb.Material
+			for _, name := range strings.Split(materials, ",") {
+				m, err := tb.ParseMaterial(strings.TrimSpace(name))
+				if err != nil {
+					return fmt.Errorf("--materials: %w", err)
+				}
+				mats = append(mats, m)
+			}
+			t, err := openTables(dir)
+			if err != nil {
+				return err
+			}
+			defer t.Close()
+			cfg := match.Config{Engine: argv, Options: opts, Oracle: &uci.Oracle{Tables: t}, Dialect: d, MoveTime: movetime, Seed: seed}
+			tallies, err := runMatch(cmd, cfg, mats, modes, positions)
+			if err != nil {
+				return err
+			}
+			failed := printMatch(cmd.OutOrStdout(), tallies, modes)
+			if failed > 0 {
+				return &exitStatus{code: 2, text: fmt.Sprintf("%d games not converted or held", failed)}
+			}
+			return nil
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().StringVar(&engine, "engine", "", "the engine: its command line, split at spaces (required)")
+	cmd.Flags().StringVar(&variant, "variant", "makruk", "UCI_Variant and counting rules: "+strings.Join(uci.Variants(), " or "))
+	cmd.Flags().StringVar(&materials, "materials", defaultMatchMaterials, "materials to play, comma-separated (the stronger side White)")
+	cmd.Flags().StringVar(&mode, "mode", "both", "convert, hold or both")
+	cmd.Flags().IntVar(&positions, "positions", 50, "positions per material and mode")
+	cmd.Flags().DurationVar(&movetime, "movetime", 100*time.Millisecond, "the engine's time per move")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the position sample")
+	cmd.Flags().StringArrayVar(&options, "option", nil, "an engine option NAME=VALUE (repeatable), e.g. Threads=1")
+	return cmd
+}
+
+// runMatch samples and plays every material and mode.
+func runMatch(cmd *cobra.Command, cfg match.Config, mats []tb.Material, modes []match.Mode, n int) ([]match.Tally, error) {
+	ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
+	player, err := match.NewPlayer(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer player.Close()
+	var tallies []match.Tally
+	for _, m := range mats {
+		for _, mode := range modes {
+			fens, err := match.Sample(cfg.Oracle, cfg.Dialect, m, mode, n, cfg.Seed)
+			if err != nil {
+				return nil, err
+			}
+			tally := match.Tally{Material: m, Mode: mode}
+			for i, fen := range fens {
+				g, err := player.Play(ctx, m, mode, fen)
+				if err != nil {
+					return nil, err
+				}
+				tally.Games = append(tally.Games, g)
+				status := "ok"
+				if !g.OK {
+					status = "FAILED: " + g.Failure()
+				}
+				fmt.Fprintf(stderr, "%v %s %d/%d: %s\n", m, mode, i+1, len(fens), status)
+			}
+			tallies = append(tallies, tally)
+		}
+	}
+	return tallies, nil
+}
+
+// printMatch writes the table of results and the failed games, and
+// returns how many failed.
+func printMatch(w io.Writer, tallies []match.Tally, modes []match.Mode) int {
+	header := "| material |"
+	rule := "|---|"
+	for _, mode := range modes {
+		if mode == match.Convert {
+			header += " converted inside the count |"
+		} else {
+			header += " held (blessed losses) |"
+		}
+		rule += "---|"
+	}
+	fmt.Fprintln(w, header)
+	fmt.Fprintln(w, rule)
+	failed, total := 0, 0
+	for i := 0; i < len(tallies); i += len(modes) {
+		row := fmt.Sprintf("| %v |", tallies[i].Material)
+		for _, t := range tallies[i : i+len(modes)] {
+			if len(t.Games) == 0 {
+				row += " none found |"
+				continue
+			}
+			row += fmt.Sprintf(" %d/%d |", t.OK(), len(t.Games))
+			failed += len(t.Games) - t.OK()
+			total += len(t.Games)
+		}
+		fmt.Fprintln(w, row)
+	}
+	fmt.Fprintf(w, "\n%d of %d games converted or held\n", total-failed, total)
+	for _, t := range tallies {
+		for _, g := range t.Games {
+			if !g.OK {
+				fmt.Fprintf(w, "- %v %s: %s\n", t.Material, t.Mode, g.Failure())
+			}
+		}
+	}
+	return failed
+}
