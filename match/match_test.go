@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/makruktb/makruktb/internal/testtables"
+	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 		os.Exit(adapterEngine())
 	}
 	code := m.Run()
-	testtables.Cleanup()
+	testenv.Cleanup()
 	os.Exit(code)
 }
 
@@ -87,7 +87,7 @@ func config(t *testing.T, engine string, tables *probe.Tables) Config {
 // Sample draws distinct positions of the asked result under their fresh
 // count, written in the FEN's count fields.
 func TestSample(t *testing.T) {
-	tables := testtables.Open(t, "KRvK", "KRvKN")
+	tables := testenv.OpenTables(t, "KRvK", "KRvKN")
 	d, _ := uci.DialectOf("makruk")
 	o := &uci.Oracle{Tables: tables}
 	for _, c := range []struct {
@@ -122,7 +122,7 @@ func TestSample(t *testing.T) {
 // converts and holds every game; alone it fails, and each failure names
 // the move that lost the result.
 func TestPlay(t *testing.T) {
-	tables := testtables.Open(t, "KRvK", "KRvKN")
+	tables := testenv.OpenTables(t, "KRvK", "KRvKN")
 	for _, engine := range []string{"adapter", "first"} {
 		cfg := config(t, engine, tables)
 		pl, err := NewPlayer(context.Background(), cfg)

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/makruktb/makruktb/internal/testtables"
+	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/stretchr/testify/require"
 )
 
@@ -94,7 +94,7 @@ func startAdapter(t *testing.T, mode string) (io.WriteCloser, *lines, <-chan err
 	require.NoError(t, err)
 	in, client := io.Pipe()
 	out := &lines{}
-	a := &Adapter{Engine: e, Oracle: &Oracle{Tables: testtables.Open(t, "KRvK")}, Out: out}
+	a := &Adapter{Engine: e, Oracle: &Oracle{Tables: testenv.OpenTables(t, "KRvK")}, Out: out}
 	done := make(chan error, 1)
 	go func() { done <- a.Run(context.Background(), in) }()
 	t.Cleanup(func() { client.Close(); e.Close() })

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/stretchr/testify/require"
@@ -135,24 +135,6 @@ func fsfCounts(t *testing.T, e *Engine, g countGame) []string {
 	return out
 }
 
-// fairyStockfish returns the Fairy-Stockfish to test against: the -record
-// flag's, $MAKRUKTB_FAIRY_STOCKFISH, or Debian's package.
-func fairyStockfish(t *testing.T) string {
-	for _, p := range []string{*record, os.Getenv("MAKRUKTB_FAIRY_STOCKFISH"), "/usr/games/fairy-stockfish", "fairy-stockfish"} {
-		if p == "" {
-			continue
-		}
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("MAKRUKTB_E2E") == "1" {
-		t.Fatal("MAKRUKTB_E2E=1 but no fairy-stockfish (apt-get install fairy-stockfish)")
-	}
-	t.Skip("no fairy-stockfish installed")
-	return ""
-}
-
 const recordedCounts = "testdata/fsf-counts.txt"
 
 // The count fields Fairy-Stockfish prints after every move of random games
@@ -161,7 +143,7 @@ const recordedCounts = "testdata/fsf-counts.txt"
 // more than three pieces does not count); the recorded games cover both
 // variants from a build of the current source.
 func TestCountAgainstFairyStockfish(t *testing.T) {
-	path := fairyStockfish(t)
+	path := testenv.FairyStockfish(t, *record)
 	e, err := StartEngine([]string{path}, nil)
 	require.NoError(t, err)
 	defer e.Close()

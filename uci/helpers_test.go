@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/makruktb/makruktb/internal/testtables"
+	"github.com/makruktb/makruktb/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -13,6 +13,6 @@ func TestMain(m *testing.M) {
 		return
 	}
 	code := m.Run()
-	testtables.Cleanup()
+	testenv.Cleanup()
 	os.Exit(code)
 }

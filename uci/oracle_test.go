@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/makruktb/makruktb/internal/testtables"
+	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/stretchr/testify/require"
@@ -52,7 +52,7 @@ func randomGame(t *testing.T, rng *rand.Rand, d *Dialect, m tb.Material) *Game {
 // mate; and while a count runs, the oracle, which follows the count move
 // by move, agrees with probe's judgement of the FEN's count.
 func TestBestPlayEndsAsJudged(t *testing.T) {
-	tables := testtables.Open(t, "KRvK", "KRvKN")
+	tables := testenv.OpenTables(t, "KRvK", "KRvKN")
 	o := &Oracle{Tables: tables}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, variant := range Variants() {
@@ -99,7 +99,7 @@ func TestBestPlayEndsAsJudged(t *testing.T) {
 // The score of an answer: mate in moves for the side to move, negative
 // when it is mated, cp 0 for every draw.
 func TestScore(t *testing.T) {
-	tables := testtables.Open(t, "KRvK", "KRvKN")
+	tables := testenv.OpenTables(t, "KRvK", "KRvKN")
 	o := &Oracle{Tables: tables}
 	d, _ := DialectOf("makruk")
 	for _, c := range []struct{ fen, score string }{

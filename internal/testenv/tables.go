@@ -1,7 +1,6 @@
-// Package testtables generates small tables for tests: DTM with their
-// sub-tables, and thai and cambodian DTB where both sides have pieces,
-// into a directory shared by one test binary.
-package testtables
+// Package testenv gives tests what they share: small tables generated
+// for them, and the real Fairy-Stockfish.
+package testenv
 
 import (
 	"context"
@@ -21,9 +20,11 @@ var (
 	built = map[tb.Material]*retro.Table{}
 )
 
-// Dir generates the named tables (those not made yet) and returns the
-// directory that holds them. Remove it with Cleanup when the tests end.
-func Dir(t testing.TB, names ...string) string {
+// Tables generates the named tables for tests — DTM with their
+// sub-tables, and thai and cambodian DTB where both sides have pieces —
+// into a directory shared by the test binary (each table once), and
+// returns it. Remove it with Cleanup when the tests end.
+func Tables(t testing.TB, names ...string) string {
 	t.Helper()
 	mu.Lock()
 	defer mu.Unlock()
@@ -46,10 +47,10 @@ func Dir(t testing.TB, names ...string) string {
 	return dir
 }
 
-// Open is Dir, opened for probing (closed when the test ends).
-func Open(t testing.TB, names ...string) *probe.Tables {
+// OpenTables is Tables, opened for probing (closed when the test ends).
+func OpenTables(t testing.TB, names ...string) *probe.Tables {
 	t.Helper()
-	tables, err := probe.Open(Dir(t, names...))
+	tables, err := probe.Open(Tables(t, names...))
 	if err != nil {
 		t.Fatal(err)
 	}
