@@ -28,6 +28,15 @@ type Adapter struct {
 	dialect *Dialect // the UCI_Variant's, nil when the tables do not model it
 	game    *Game    // the current position, nil when unknown
 	pending string   // a bestmove held back until stop (go infinite, go ponder)
+
+	// The engine answers every isready with a readyok, in order: readyOwn
+	// says for each one still to come whether the adapter asked (to know
+	// that the engine's output up to then has been relayed) rather than
+	// the client; synced receives the adapter's.
+	readyMu  sync.Mutex
+	readyOwn []bool
+	synced   chan struct{}
+	relayed  chan struct{} // closed when the engine's output has ended
 }
 
 // Run serves the client's commands from in until "quit", the end of in or
@@ -46,13 +55,9 @@ func (a *Adapter) Run(ctx context.Context, in io.Reader) error {
 			}
 		}
 	}()
-	relayed := make(chan struct{})
-	go func() {
-		defer close(relayed)
-		for line := range a.Engine.Lines() {
-			a.println(line)
-		}
-	}()
+	a.synced, a.relayed = make(chan struct{}, 1), make(chan struct{})
+	relayed := a.relayed
+	go a.relay()
 	for {
 		select {
 		case <-ctx.Done():
@@ -82,6 +87,49 @@ func (a *Adapter) Run(ctx context.Context, in io.Reader) error {
 	}
 }
 
+// relay copies the engine's output to the client, but for the readyok
+// answers to the adapter's own isready.
+func (a *Adapter) relay() {
+	defer close(a.relayed)
+	for line := range a.Engine.Lines() {
+		if line == "readyok" {
+			a.readyMu.Lock()
+			own := len(a.readyOwn) > 0 && a.readyOwn[0]
+			if len(a.readyOwn) > 0 {
+				a.readyOwn = a.readyOwn[1:]
+			}
+			a.readyMu.Unlock()
+			if own {
+				a.synced <- struct{}{}
+				continue
+			}
+		}
+		a.println(line)
+	}
+}
+
+// sync waits until the engine has answered every command sent so far,
+// and its output has been relayed: so the tables' answer comes after it.
+func (a *Adapter) sync() error {
+	a.expectReady(true)
+	if err := a.Engine.Send("isready"); err != nil {
+		return err
+	}
+	select {
+	case <-a.synced:
+		return nil
+	case <-a.relayed:
+		<-a.Engine.Done()
+		return a.Engine.ExitErr()
+	}
+}
+
+func (a *Adapter) expectReady(own bool) {
+	a.readyMu.Lock()
+	defer a.readyMu.Unlock()
+	a.readyOwn = append(a.readyOwn, own)
+}
+
 func (a *Adapter) println(line string) {
 	a.outMu.Lock()
 	defer a.outMu.Unlock()
@@ -103,6 +151,8 @@ func (a *Adapter) handle(line string) (quit bool, err error) {
 	switch words[0] {
 	case "quit":
 		return true, a.Engine.Send(line)
+	case "isready":
+		a.expectReady(false)
 	case "setoption":
 		if name, v, ok := optionOf(words[1:]); ok && strings.EqualFold(name, "UCI_Variant") {
 			a.dialect, _ = DialectOf(v)
@@ -121,8 +171,8 @@ func (a *Adapter) handle(line string) (quit bool, err error) {
 			}
 		}
 	case "go":
-		if answered := a.answer(words[1:]); answered {
-			return false, nil
+		if answered, err := a.answer(words[1:]); answered || err != nil {
+			return false, err
 		}
 	case "stop", "ponderhit":
 		if a.pending != "" {
@@ -135,23 +185,26 @@ func (a *Adapter) handle(line string) (quit bool, err error) {
 }
 
 // answer answers a go command from the tables when it can.
-func (a *Adapter) answer(args []string) bool {
+func (a *Adapter) answer(args []string) (bool, error) {
 	hold := false
 	for _, w := range args {
 		switch w {
 		case "perft":
-			return false
+			return false, nil
 		case "infinite", "ponder":
 			hold = true
 		}
 	}
 	if a.game == nil || !a.Oracle.Covers(a.game) {
-		return false
+		return false, nil
 	}
 	ans, err := a.Oracle.Scored(a.game)
 	if err != nil {
 		a.logf("%s: %v: the engine answers", a.game.FEN(), err)
-		return false
+		return false, nil
+	}
+	if err := a.sync(); err != nil {
+		return false, err
 	}
 	a.println(fmt.Sprintf("info depth 1 seldepth 1 multipv 1 score %s nodes 1 time 0 pv %s", ans.Score(), ans.Move))
 	best := "bestmove " + ans.Move.String()
@@ -160,7 +213,7 @@ func (a *Adapter) answer(args []string) bool {
 	} else {
 		a.println(best)
 	}
-	return true
+	return true, nil
 }
 
 // optionOf reads "name N… value V…" of a setoption command.

@@ -115,6 +115,8 @@ func TestAdapter(t *testing.T) {
 	send(t, client, "uci")
 	out.waitFor(t, 0, "id name fake engine")
 	out.waitFor(t, 0, "uciok")
+	send(t, client, "isready")
+	out.waitFor(t, 0, "readyok")
 
 	// No UCI_Variant yet: Fairy-Stockfish would play chess; the engine answers.
 	send(t, client, "position fen k7/8/1K6/8/8/8/8/7R w - - 0 1")
@@ -152,6 +154,10 @@ func TestAdapter(t *testing.T) {
 	send(t, client, "go depth 3")
 	m = out.waitFor(t, m, "info string got go depth 3")
 	out.waitFor(t, m, "bestmove a1a2")
+
+	// The adapter's own isready, sent so that its answers come after the
+	// engine's output, is not relayed: only the client's readyok is.
+	require.Equal(t, 1, strings.Count(out.since(0), "readyok"), out.since(0))
 
 	send(t, client, "quit")
 	select {
