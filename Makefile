@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean
+.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test
 
 all: build
 
@@ -49,6 +49,13 @@ tables: build
 # as verified (all of them after a fresh make tables); resumable.
 verify: build
 	$(BIN) verify --tables $(TABLES) --threads $(THREADS) --pending
+
+# A one-node Slurm cluster (installs slurm-wlm and munge when missing,
+# runs the daemons as root in a temporary directory) generates the ≤4-piece
+# set and KRRvKN through "makruktb cluster", with one job cancelled and
+# resubmitted; every file must match data/checksums.txt.
+cluster-test: build
+	bash .ci/cluster-test
 
 test: fmt-check tidy-check vet lint ctest race
 	$(GO) test ./...

@@ -1,7 +1,7 @@
 // Command makruktb generates, checks and reads Makruk endgame tablebases.
 //
-// Subcommands: gen, plan, verify, probe, line, check, stats, serve, index
-// and perft (see makruktb help).
+// Subcommands: gen, plan, verify, probe, line, check, stats, serve, uci,
+// match, index and perft (see makruktb help).
 //
 // Exit status: 0 on success, 1 on an error, 3 when check cannot tell the
 // result without a missing table, and 128 + the signal's number when
@@ -157,6 +157,6 @@ func newRootCommand() (*cobra.Command, func()) {
 		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
 		return nil
 	}
-	root.AddCommand(newGenCommand(), newPlanCommand(), newStatsCommand(), newVerifyCommand(), newProbeCommand(), newCheckCommand(), newLineCommand(), newIndexCommand(), newPerftCommand(), newServeCommand(), newUCICommand(), newMatchCommand())
+	root.AddCommand(newGenCommand(), newPlanCommand(), newStatsCommand(), newVerifyCommand(), newProbeCommand(), newCheckCommand(), newLineCommand(), newIndexCommand(), newPerftCommand(), newServeCommand(), newUCICommand(), newMatchCommand(), newClusterCommand())
 	return root, func() { stopProfile() }
 }

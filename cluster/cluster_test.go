@@ -1,0 +1,176 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/makruktb/makruktb/internal/testenv"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.Cleanup()
+	os.Exit(code)
+}
+
+// plannedKRvKN is the plan of KRvKN's tables (DTM, then thai DTB) with
+// made-up estimates.
+func plannedKRvKN() []Table {
+	var tables []Table
+	for _, m := range retro.Dependencies(tb.MustParseMaterial("KRvKN")) {
+		tables = append(tables, Table{ID: probe.DTMID(m), Estimate: retro.Estimate{Memory: 100 << 20, Time: 10 * time.Minute}})
+	}
+	return append(tables, Table{ID: probe.ID{Material: tb.MustParseMaterial("KRvKN"), Rules: "thai"}, Estimate: retro.Estimate{Memory: 300 << 20, Time: 20 * time.Minute}})
+}
+
+func TestJobs(t *testing.T) {
+	jobs := Jobs(plannedKRvKN(), 4, Dependencies)
+	var names []string
+	for _, j := range jobs {
+		names = append(names, j.Material.String())
+	}
+	require.Equal(t, []string{"KNvK", "KRvK", "KRvKN"}, names)
+	last := jobs[2]
+	require.Equal(t, []probe.ID{probe.DTMID(last.Material), {Material: last.Material, Rules: "thai"}}, last.Tables)
+	require.ElementsMatch(t, []tb.Material{tb.MustParseMaterial("KRvK"), tb.MustParseMaterial("KNvK")}, last.After)
+	require.Empty(t, jobs[0].After)
+	// Memory: the larger table's with the margin; time: both, for 4 CPUs
+	// instead of 2, with the margin.
+	require.Equal(t, int64(300<<20)*5/4+512<<20, last.Memory)
+	require.Equal(t, (10+20)*time.Minute/2*3, last.Time)
+	require.Equal(t, minTime, Jobs(plannedKRvKN(), 256, Dependencies)[0].Time)
+}
+
+func TestScript(t *testing.T) {
+	jobs := Jobs(plannedKRvKN(), 2, Dependencies)
+	s := jobs[2].Script(ScriptOptions{Binary: "/opt/mtb/makruktb", Dir: "/shared/my tables", DTB: "thai", Partition: "long", Account: "chess", LogDir: "/shared/logs"}, []string{"11", "12"})
+	for _, want := range []string{
+		"#!/bin/sh\n",
+		"#SBATCH --job-name=mtb-KRvKN\n",
+		"#SBATCH --cpus-per-task=2\n",
+		fmt.Sprintf("#SBATCH --mem=%dM\n", jobs[2].Memory>>20),
+		"#SBATCH --time=90\n",
+		"#SBATCH --output=/shared/logs/KRvKN-%j.log\n",
+		"#SBATCH --partition=long\n",
+		"#SBATCH --account=chess\n",
+		"#SBATCH --dependency=afterok:11:12\n",
+		"#SBATCH --kill-on-invalid-dep=yes\n",
+		"exec /opt/mtb/makruktb gen --tables '/shared/my tables' --dtb thai --threads \"$SLURM_CPUS_PER_TASK\" --memory",
+		" KRvKN\n",
+	} {
+		require.Contains(t, s, want)
+	}
+	require.NotContains(t, jobs[0].Script(ScriptOptions{}, nil), "--dependency")
+}
+
+// fakeSlurm answers sbatch with increasing ids and squeue from states.
+type fakeSlurm struct {
+	next      int
+	submitted []string // the scripts, in order
+	states    map[string]string
+}
+
+func (f *fakeSlurm) slurm() *Slurm {
+	return &Slurm{Run: func(ctx context.Context, name string, args ...string) ([]byte, error) {
+		switch name {
+		case "sbatch":
+			script, err := os.ReadFile(args[len(args)-1])
+			if err != nil {
+				return nil, err
+			}
+			f.next++
+			f.submitted = append(f.submitted, string(script))
+			return []byte(fmt.Sprintf("%d\n", f.next)), nil
+		case "squeue":
+			var b strings.Builder
+			for id, st := range f.states {
+				fmt.Fprintf(&b, "%s %s\n", id, st)
+			}
+			return []byte(b.String()), nil
+		}
+		return nil, fmt.Errorf("%s: not in this test", name)
+	}}
+}
+
+func copyTable(t *testing.T, from, to string, id probe.ID) {
+	data, err := os.ReadFile(id.Path(from))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(id.Path(to), data, 0o666))
+}
+
+// Submit skips the materials done, keeps the jobs still queued (the
+// others wait for them), resubmits the failed ones, and records each job.
+func TestSubmitResumes(t *testing.T) {
+	built := testenv.Tables(t, "KRvKN")
+	dir := t.TempDir()
+	fake := &fakeSlurm{states: map[string]string{}}
+	var out bytes.Buffer
+	s := &Submitter{Slurm: fake.slurm(), Dir: dir, Out: &out, Options: ScriptOptions{Binary: "makruktb", Dir: dir, DTB: "thai", LogDir: LogDir(dir)}}
+	jobs := Jobs(plannedKRvKN(), 2, Dependencies)
+	require.NoError(t, s.Submit(context.Background(), jobs))
+	require.Len(t, fake.submitted, 3)
+	require.Contains(t, fake.submitted[2], "--dependency=afterok:1:2\n")
+	records, err := ReadRecords(dir)
+	require.NoError(t, err)
+	require.Equal(t, "3", records["KRvKN"].ID)
+
+	// KRvK is done, KNvK's job still queued, KRvKN's failed.
+	copyTable(t, built, dir, probe.DTMID(tb.MustParseMaterial("KRvK")))
+	fake.states["1"] = StatePending
+	out.Reset()
+	require.NoError(t, s.Submit(context.Background(), jobs))
+	require.Len(t, fake.submitted, 4)
+	require.Contains(t, fake.submitted[3], "--job-name=mtb-KRvKN\n")
+	require.Contains(t, fake.submitted[3], "--dependency=afterok:1\n")
+	require.Contains(t, out.String(), "KNvK         already PENDING as job 1")
+	require.Contains(t, out.String(), "1 jobs submitted, 1 already queued or running, 1 materials done")
+
+	statuses, err := Statuses(context.Background(), fake.slurm(), dir, jobs)
+	require.NoError(t, err)
+	var got []string
+	for _, st := range statuses {
+		got = append(got, st.Job.Material.String()+" "+st.State)
+	}
+	require.Equal(t, []string{"KNvK queued", "KRvK done", "KRvKN failed"}, got)
+}
+
+// A dry run prints the scripts and writes nothing; a present table whose
+// checksum is not the reference stops the submit before anything is
+// submitted.
+func TestDryRunAndDamagedTable(t *testing.T) {
+	built := testenv.Tables(t, "KRvKN")
+	dir := filepath.Join(t.TempDir(), "tables")
+	require.NoError(t, os.Mkdir(dir, 0o777))
+	fake := &fakeSlurm{}
+	var out bytes.Buffer
+	s := &Submitter{Slurm: fake.slurm(), Dir: dir, Out: &out, DryRun: true, Options: ScriptOptions{Binary: "makruktb", Dir: dir, DTB: "thai", LogDir: LogDir(dir)}}
+	jobs := Jobs(plannedKRvKN(), 2, Dependencies)
+	require.NoError(t, s.Submit(context.Background(), jobs))
+	require.Empty(t, fake.submitted)
+	require.Contains(t, out.String(), "--dependency=afterok:{KNvK}:{KRvK}")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Empty(t, entries)
+
+	krvk := probe.DTMID(tb.MustParseMaterial("KRvK"))
+	copyTable(t, built, dir, krvk)
+	data, err := os.ReadFile(krvk.Path(dir))
+	require.NoError(t, err)
+	data[len(data)-1] ^= 1
+	require.NoError(t, os.WriteFile(krvk.Path(dir), data, 0o666))
+	s.DryRun = false
+	err = s.Submit(context.Background(), jobs)
+	require.ErrorContains(t, err, krvk.Path(dir))
+	require.ErrorContains(t, err, "delete the file")
+	require.Empty(t, fake.submitted)
+}

@@ -1,0 +1,157 @@
+// Package cluster generates tables on a Slurm cluster: one batch job per
+// material (its DTM table and its DTB tables), submitted in dependency
+// order with sbatch --dependency=afterok, its resources taken from the
+// generator's estimates, each running makruktb gen on a directory every
+// node shares.
+//
+// A shared directory is safe for many jobs at once: a table appears only
+// by an atomic rename of a complete file (package atomicfile), so a job
+// that fails or is cancelled leaves at most a temporary file that no
+// reader takes for a table; and the directory's lists (SHA256SUMS, the
+// catalogue) are edited under the directory's flock(2) lock
+// (store.Lock), which Linux's NFS client turns into a POSIX lock held by
+// the server, so that it excludes writers on every node (NFSv4, or NFSv3
+// with the lock manager; a mount with -o nolock or local_lock=all would
+// only lock within each node).
+package cluster
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+)
+
+// Table is a table to generate and its estimate.
+type Table struct {
+	ID       probe.ID
+	Estimate retro.Estimate
+}
+
+// Job is the batch job of one material: its tables, the materials whose
+// jobs must succeed first, and the resources to ask for.
+type Job struct {
+	Material tb.Material
+	Tables   []probe.ID
+	After    []tb.Material
+	CPUs     int
+	Memory   int64 // bytes
+	Time     time.Duration
+}
+
+// Name is the job's name in Slurm: "mtb-KRvKN".
+func (j *Job) Name() string { return "mtb-" + j.Material.String() }
+
+// Resource margins over the generator's estimates: memory is within 5% of
+// the measured peak, time within a factor of two or three.
+const (
+	memoryFactor = 1.25
+	memoryExtra  = 512 << 20
+	timeFactor   = 3
+	minTime      = 10 * time.Minute
+)
+
+// Jobs groups tables (in generation order) into one job per material, in
+// the order of each material's first table, each asking for cpus CPUs.
+// A job waits for the jobs of the other materials its tables read
+// (deps(m): every material whose tables m's need, itself excluded).
+func Jobs(tables []Table, cpus int, deps func(tb.Material) []tb.Material) []Job {
+	var jobs []Job
+	index := map[tb.Material]int{}
+	for _, t := range tables {
+		m := t.ID.Material
+		i, ok := index[m]
+		if !ok {
+			i = len(jobs)
+			index[m] = i
+			jobs = append(jobs, Job{Material: m, CPUs: cpus})
+		}
+		j := &jobs[i]
+		j.Tables = append(j.Tables, t.ID)
+		j.Memory = max(j.Memory, int64(float64(t.Estimate.Memory)*memoryFactor)+memoryExtra)
+		// Estimates are for two cores.
+		j.Time += t.Estimate.Time * 2 / time.Duration(cpus) * timeFactor
+	}
+	for i := range jobs {
+		jobs[i].Time = max(jobs[i].Time, minTime).Round(time.Minute)
+		for _, d := range deps(jobs[i].Material) {
+			if _, planned := index[d]; planned && d != jobs[i].Material {
+				jobs[i].After = append(jobs[i].After, d)
+			}
+		}
+	}
+	return jobs
+}
+
+// Dependencies returns every material whose tables m's DTM and DTB
+// tables read, m excluded.
+func Dependencies(m tb.Material) []tb.Material {
+	seen := map[tb.Material]bool{m: true}
+	var out []tb.Material
+	add := func(list []tb.Material) {
+		for _, x := range list {
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+			}
+		}
+	}
+	add(retro.Dependencies(m))
+	dtb, dtm := retro.BoardDependencies(m)
+	add(dtb)
+	add(dtm)
+	return out
+}
+
+// ScriptOptions are what every job script shares.
+type ScriptOptions struct {
+	Binary    string // the makruktb binary, on the shared file system
+	Dir       string // the shared table directory (absolute)
+	DTB       string // the --dtb list
+	Partition string
+	Account   string
+	LogDir    string // where Slurm writes each job's output
+}
+
+// Script returns the job's batch script; dependsOn lists the Slurm job ids
+// it must wait for (afterok; a failed one cancels it).
+func (j *Job) Script(o ScriptOptions, dependsOn []string) string {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	fmt.Fprintf(&b, "#SBATCH --job-name=%s\n", j.Name())
+	fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", j.CPUs)
+	fmt.Fprintf(&b, "#SBATCH --mem=%dM\n", (j.Memory+(1<<20)-1)>>20)
+	fmt.Fprintf(&b, "#SBATCH --time=%d\n", int(j.Time.Minutes()))
+	fmt.Fprintf(&b, "#SBATCH --output=%s/%s-%%j.log\n", o.LogDir, j.Material)
+	if o.Partition != "" {
+		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", o.Partition)
+	}
+	if o.Account != "" {
+		fmt.Fprintf(&b, "#SBATCH --account=%s\n", o.Account)
+	}
+	if len(dependsOn) > 0 {
+		fmt.Fprintf(&b, "#SBATCH --dependency=afterok:%s\n", strings.Join(dependsOn, ":"))
+		b.WriteString("#SBATCH --kill-on-invalid-dep=yes\n")
+	}
+	var names []string
+	for _, id := range j.Tables {
+		names = append(names, id.String())
+	}
+	fmt.Fprintf(&b, "# %s: %s\n", j.Material, strings.Join(names, " "))
+	fmt.Fprintf(&b, "exec %s gen --tables %s --dtb %s --threads \"$SLURM_CPUS_PER_TASK\" --memory %dMiB %s\n",
+		shellQuote(o.Binary), shellQuote(o.Dir), shellQuote(o.DTB), j.Memory>>20, j.Material)
+	return b.String()
+}
+
+// shellQuote quotes s for sh when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-,+=:", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

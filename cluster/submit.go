@@ -1,0 +1,260 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/makruktb/makruktb/probe/atomicfile"
+	"github.com/makruktb/makruktb/probe/store"
+	"github.com/makruktb/makruktb/tb"
+)
+
+// StateDir is where, inside the table directory, submit keeps its record
+// of the jobs (jobs.json), their scripts and their logs.
+const StateDir = ".cluster"
+
+// Record is a submitted job.
+type Record struct {
+	ID        string    `json:"id"`
+	Submitted time.Time `json:"submitted"`
+}
+
+// Records maps a material's name to its last job.
+type Records map[string]Record
+
+func recordsPath(dir string) string { return filepath.Join(dir, StateDir, "jobs.json") }
+
+// ReadRecords reads the jobs submit recorded in dir (none yet: empty).
+func ReadRecords(dir string) (Records, error) {
+	data, err := os.ReadFile(recordsPath(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Records{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := Records{}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", recordsPath(dir), err)
+	}
+	return r, nil
+}
+
+func writeRecords(dir string, r Records) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteBytes(recordsPath(dir), append(data, '\n'))
+}
+
+// tablesDone reports whether every table of j is in dir, complete.
+func tablesDone(dir string, j *Job) bool {
+	for _, id := range j.Tables {
+		if !store.Present(dir, id) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkValid fails for a table of j in dir whose SHA-256 differs from
+// the reference or from the directory's record: a job would keep it.
+func checkValid(dir string, j *Job, recorded map[string]string) error {
+	for _, id := range j.Tables {
+		if !store.Present(dir, id) {
+			continue
+		}
+		want, ok := store.ReferenceChecksums()[id.FileName()]
+		if !ok {
+			if want, ok = recorded[id.FileName()]; !ok {
+				continue
+			}
+		}
+		sum, err := store.FileSHA256(id.Path(dir))
+		if err != nil {
+			return err
+		}
+		if sum != want {
+			return fmt.Errorf("%s: SHA-256 %s, expected %s: delete the file and submit again", id.Path(dir), sum, want)
+		}
+	}
+	return nil
+}
+
+// Submitter submits the jobs of a plan.
+type Submitter struct {
+	Slurm   *Slurm
+	Dir     string // absolute
+	Options ScriptOptions
+	DryRun  bool      // print the scripts, submit nothing
+	Out     io.Writer // a line per job
+}
+
+// Submit submits, in order, the job of every material whose tables are
+// not all in the directory, unless a job of its is still queued or
+// running; each waits (afterok) for the jobs of the materials it needs
+// that are not done. It records every job as soon as it is submitted.
+func (s *Submitter) Submit(ctx context.Context, jobs []Job) error {
+	recorded, err := store.ReadChecksums(s.Dir)
+	if err != nil {
+		return err
+	}
+	for i := range jobs {
+		if err := checkValid(s.Dir, &jobs[i], recorded); err != nil {
+			return err
+		}
+	}
+	if !s.DryRun {
+		// One submit at a time edits the record.
+		unlock, err := store.Lock(s.Dir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	records, err := ReadRecords(s.Dir)
+	if err != nil {
+		return err
+	}
+	states := map[string]string{}
+	if !s.DryRun {
+		for _, d := range []string{filepath.Join(s.Dir, StateDir, "scripts"), s.Options.LogDir} {
+			if err := os.MkdirAll(d, 0o777); err != nil {
+				return err
+			}
+		}
+		var ids []string
+		for _, r := range records {
+			ids = append(ids, r.ID)
+		}
+		if states, err = s.Slurm.States(ctx, ids); err != nil {
+			return err
+		}
+	}
+	waitFor := map[tb.Material]string{} // the job of a material not done yet
+	submitted, queued, done := 0, 0, 0
+	for i := range jobs {
+		j := &jobs[i]
+		name := j.Material.String()
+		if tablesDone(s.Dir, j) {
+			done++
+			continue
+		}
+		if r, ok := records[name]; ok && Active(states[r.ID]) {
+			waitFor[j.Material] = r.ID
+			queued++
+			fmt.Fprintf(s.Out, "%-12s already %s as job %s\n", name, states[r.ID], r.ID)
+			continue
+		}
+		var deps []string
+		for _, d := range j.After {
+			if id, ok := waitFor[d]; ok {
+				deps = append(deps, id)
+			}
+		}
+		script := j.Script(s.Options, deps)
+		path := filepath.Join(s.Dir, StateDir, "scripts", name+".sh")
+		if s.DryRun {
+			waitFor[j.Material] = "{" + name + "}"
+			fmt.Fprintf(s.Out, "# %s\n%s\n", path, script)
+			submitted++
+			continue
+		}
+		if err := atomicfile.WriteBytes(path, []byte(script)); err != nil {
+			return err
+		}
+		id, err := s.Slurm.Submit(ctx, path)
+		if err != nil {
+			return fmt.Errorf("submit %s: %w", name, err)
+		}
+		records[name] = Record{ID: id, Submitted: time.Now().UTC()}
+		if err := writeRecords(s.Dir, records); err != nil {
+			return err
+		}
+		waitFor[j.Material] = id
+		submitted++
+		fmt.Fprintf(s.Out, "%-12s submitted as job %s (%d CPUs, %d MiB, %v)%s\n", name, id, j.CPUs, j.Memory>>20, j.Time, afterText(deps))
+	}
+	verb := "submitted"
+	if s.DryRun {
+		verb = "to submit (dry run)"
+	}
+	fmt.Fprintf(s.Out, "%d jobs %s, %d already queued or running, %d materials done\n", submitted, verb, queued, done)
+	return nil
+}
+
+func afterText(deps []string) string {
+	if len(deps) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" after %d jobs", len(deps))
+}
+
+// Status is the state of one material's job.
+type Status struct {
+	Job   *Job
+	State string // done, queued, running, failed, not submitted
+	ID    string // the last job's id, if any
+	Slurm string // its state in Slurm
+	Log   string // its output file, if any
+}
+
+// The states Statuses reports.
+const (
+	Done         = "done"
+	Queued       = "queued"
+	Running      = "running"
+	Failed       = "failed"
+	NotSubmitted = "not submitted"
+)
+
+// Statuses says, for every job, whether its tables are done (and its job
+// ended), its job queued or running, failed (ended without its tables)
+// or not submitted.
+func Statuses(ctx context.Context, sl *Slurm, dir string, jobs []Job) ([]Status, error) {
+	records, err := ReadRecords(dir)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, r := range records {
+		ids = append(ids, r.ID)
+	}
+	states, err := sl.States(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Status, len(jobs))
+	for i := range jobs {
+		j := &jobs[i]
+		st := Status{Job: j, State: NotSubmitted}
+		if r, ok := records[j.Material.String()]; ok {
+			st.ID, st.Slurm = r.ID, states[r.ID]
+			st.Log = filepath.Join(dir, StateDir, "logs", fmt.Sprintf("%s-%s.log", j.Material, r.ID))
+			switch {
+			case st.Slurm == StateRunning:
+				st.State = Running
+			case Active(st.Slurm):
+				st.State = Queued
+			default:
+				st.State = Failed
+			}
+		}
+		if st.State != Running && st.State != Queued && tablesDone(dir, j) {
+			st.State = Done // a job still running may not have finished its records
+		}
+		out[i] = st
+	}
+	return out, nil
+}
+
+// LogDir is where the jobs' output goes, inside dir.
+func LogDir(dir string) string { return filepath.Join(dir, StateDir, "logs") }

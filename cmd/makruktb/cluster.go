@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/makruktb/makruktb/cluster"
+	"github.com/spf13/cobra"
+)
+
+func newClusterCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cluster",
+		Short: "Generate tables on a Slurm cluster: a job per material, in dependency order",
+		Long: `Generate tables on a Slurm cluster. "cluster submit" submits one batch job
+per material (its DTM and DTB tables) with sbatch, each waiting (afterok)
+for the jobs of the materials it needs, with --mem, --time and
+--cpus-per-task from the generator's estimates (makruktb plan); every job
+runs "makruktb gen" on the table directory, which every node must share.
+Materials already done are skipped and jobs still queued are kept, so a
+second submit resumes after a failure. "cluster status" says what is done,
+queued, running and failed. The record of the jobs, their scripts and their
+logs are in DIR/.cluster.`,
+	}
+	cmd.AddCommand(newClusterSubmitCommand(), newClusterStatusCommand())
+	return cmd
+}
+
+// clusterPlan plans the jobs of --max-pieces or the materials.
+func clusterPlan(maxPieces int, args []string, dtb string, cpus int) ([]cluster.Job, error) {
+	targets, jobs, err := planFlags(maxPieces, args, dtb)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSupported(targets); err != nil {
+		return nil, err
+	}
+	var tables []cluster.Table
+	for _, j := range jobs {
+		e, err := j.estimate()
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, cluster.Table{ID: j.id, Estimate: e})
+	}
+	return cluster.Jobs(tables, cpus, cluster.Dependencies), nil
+}
+
+// absTableDir is the table directory as an absolute path: the jobs run
+// elsewhere.
+func absTableDir(dir string) (string, error) {
+	return filepath.Abs(tableDir(dir))
+}
+
+func newClusterSubmitCommand() *cobra.Command {
+	var dir, dtb, partition, account, binary string
+	var maxPieces, cpus int
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "submit [--tables DIR] [--dtb PROFILES] [--partition P] [--account A] [--dry-run] (--max-pieces N | MATERIAL...)",
+		Short: "Submit a Slurm job per material whose tables are missing, in dependency order",
+		Example: `  makruktb cluster submit --tables /shared/tb --max-pieces 5
+  makruktb cluster submit --tables /shared/tb --dry-run --partition long KRNvKRN`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if cpus < 1 || cpus > 256 {
+				return fmt.Errorf("--cpus %d: want 1 to 256", cpus)
+			}
+			jobs, err := clusterPlan(maxPieces, args, dtb, cpus)
+			if err != nil {
+				return err
+			}
+			abs, err := absTableDir(dir)
+			if err != nil {
+				return err
+			}
+			if binary == "" {
+				if binary, err = os.Executable(); err != nil {
+					return err
+				}
+			}
+			if !dryRun {
+				if err := os.MkdirAll(abs, 0o777); err != nil {
+					return err
+				}
+			}
+			s := &cluster.Submitter{
+				Slurm: &cluster.Slurm{}, Dir: abs, DryRun: dryRun, Out: cmd.OutOrStdout(),
+				Options: cluster.ScriptOptions{Binary: binary, Dir: abs, DTB: dtb, Partition: partition, Account: account, LogDir: cluster.LogDir(abs)},
+			}
+			return s.Submit(cmd.Context(), jobs)
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless table with up to N pieces")
+	cmd.Flags().StringVar(&dtb, "dtb", "thai,cambodian", "rule profiles of the DTB tables (comma-separated; \"none\" for none)")
+	cmd.Flags().IntVar(&cpus, "cpus", 2, "CPUs per job (--cpus-per-task; gen's --threads)")
+	cmd.Flags().StringVar(&partition, "partition", "", "Slurm partition (default: the cluster's)")
+	cmd.Flags().StringVar(&account, "account", "", "Slurm account (default: the user's)")
+	cmd.Flags().StringVar(&binary, "binary", "", "the makruktb the jobs run, on the shared file system (default: this one)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the job scripts instead of submitting them")
+	return cmd
+}
+
+func newClusterStatusCommand() *cobra.Command {
+	var dir, dtb string
+	var maxPieces int
+	var wait time.Duration
+	cmd := &cobra.Command{
+		Use:   "status [--tables DIR] [--dtb PROFILES] [--wait TIMEOUT] (--max-pieces N | MATERIAL...)",
+		Short: "Which materials are done, queued, running or failed",
+		Long: `Say for each material of the plan whether its tables are done, its job
+queued or running (squeue), failed (it ended without its tables: sacct or
+scontrol say how) or not submitted. With --wait it first waits, up to
+TIMEOUT, until no job is queued or running.
+
+Exit status: 0 when every material is done, 2 when some are not, 1 on an
+error.`,
+		Example: "  makruktb cluster status --tables /shared/tb --max-pieces 5\n  makruktb cluster status --tables /shared/tb --wait 2h KRRvKN",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			jobs, err := clusterPlan(maxPieces, args, dtb, 1)
+			if err != nil {
+				return err
+			}
+			abs, err := absTableDir(dir)
+			if err != nil {
+				return err
+			}
+			sl := &cluster.Slurm{}
+			statuses, err := waitStatuses(cmd.Context(), sl, abs, jobs, wait)
+			if err != nil {
+				return err
+			}
+			if notDone := printStatuses(cmd.OutOrStdout(), statuses); notDone > 0 {
+				return &exitStatus{code: 2}
+			}
+			return nil
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless table with up to N pieces")
+	cmd.Flags().StringVar(&dtb, "dtb", "thai,cambodian", "rule profiles of the DTB tables (comma-separated; \"none\" for none)")
+	cmd.Flags().DurationVar(&wait, "wait", 0, "wait up to this long until no job is queued or running")
+	return cmd
+}
+
+// waitStatuses polls the statuses until no job is queued or running, or
+// wait has passed (0: look once).
+func waitStatuses(ctx context.Context, sl *cluster.Slurm, dir string, jobs []cluster.Job, wait time.Duration) ([]cluster.Status, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		statuses, err := cluster.Statuses(ctx, sl, dir, jobs)
+		if err != nil {
+			return nil, err
+		}
+		active := false
+		for _, s := range statuses {
+			active = active || s.State == cluster.Queued || s.State == cluster.Running
+		}
+		if !active || !time.Now().Before(deadline) {
+			return statuses, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+// printStatuses writes a line per material and a summary, and returns the
+// number of materials not done.
+func printStatuses(w io.Writer, statuses []cluster.Status) int {
+	counts := map[string]int{}
+	for _, s := range statuses {
+		counts[s.State]++
+		line := fmt.Sprintf("%-12s %-13s", s.Job.Material, s.State)
+		if s.ID != "" {
+			line += fmt.Sprintf(" job %s (%s)", s.ID, s.Slurm)
+		}
+		if s.State == cluster.Failed {
+			line += " log " + s.Log
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintf(w, "%d materials: %d done, %d running, %d queued, %d failed, %d not submitted\n", len(statuses),
+		counts[cluster.Done], counts[cluster.Running], counts[cluster.Queued], counts[cluster.Failed], counts[cluster.NotSubmitted])
+	return len(statuses) - counts[cluster.Done]
+}
