@@ -29,6 +29,15 @@ var (
 	binaryErr  error
 )
 
+// TestMain removes the binary the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binaryPath != "" {
+		os.RemoveAll(filepath.Dir(binaryPath))
+	}
+	os.Exit(code)
+}
+
 // binary builds the command once per test run and returns its path.
 func binary(t *testing.T) string {
 	t.Helper()

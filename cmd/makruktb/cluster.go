@@ -25,6 +25,8 @@ Materials already done are skipped and jobs still queued are kept, so a
 second submit resumes after a failure. "cluster status" says what is done,
 queued, running and failed. The record of the jobs, their scripts and their
 logs are in DIR/.cluster.`,
+		Example: `  makruktb cluster submit --tables /shared/tb --max-pieces 6
+  makruktb cluster status --tables /shared/tb --max-pieces 6`,
 	}
 	cmd.AddCommand(newClusterSubmitCommand(), newClusterStatusCommand())
 	return cmd
@@ -63,6 +65,16 @@ func newClusterSubmitCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "submit [--tables DIR] [--dtb PROFILES] [--partition P] [--account A] [--dry-run] (--max-pieces N | MATERIAL...)",
 		Short: "Submit a Slurm job per material whose tables are missing, in dependency order",
+		Long: `Plan the tables as gen does (sub-tables first), and submit with sbatch one
+job per material whose tables are not all in DIR: its DTM and DTB tables,
+made by "makruktb gen" with --threads and --memory set to the job's CPUs
+and memory. Each job waits (afterok) for the jobs of the materials it needs
+that are not done; a job whose dependency fails is cancelled. A material
+whose job is still queued or running keeps it. A present table whose
+SHA-256 differs from the reference or from DIR/SHA256SUMS stops the submit
+before anything is submitted. Each job is recorded in DIR/.cluster/jobs.json
+as soon as it is submitted; its script is in DIR/.cluster/scripts, its
+output in DIR/.cluster/logs.`,
 		Example: `  makruktb cluster submit --tables /shared/tb --max-pieces 5
   makruktb cluster submit --tables /shared/tb --dry-run --partition long KRNvKRN`,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/makruktb/makruktb/probe/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 )
 
@@ -413,16 +414,21 @@ func TestGeneratedFilesIgnored(t *testing.T) {
 func TestHelp(t *testing.T) {
 	root, finish := newRootCommand()
 	defer finish()
-	for _, c := range root.Commands() {
-		if c.Name() == "help" || c.Name() == "completion" {
-			continue
-		}
-		require.NotEmpty(t, c.Long, "%s has no long description", c.Name())
-		require.NotEmpty(t, c.Example, "%s has no example", c.Name())
-		if f := c.Flags().Lookup("threads"); f != nil {
-			require.Equal(t, "0", f.DefValue, "%s: --threads defaults to every core", c.Name())
+	var check func(cmds []*cobra.Command)
+	check = func(cmds []*cobra.Command) {
+		for _, c := range cmds {
+			if c.Name() == "help" || c.Name() == "completion" {
+				continue
+			}
+			require.NotEmpty(t, c.Long, "%s has no long description", c.CommandPath())
+			require.NotEmpty(t, c.Example, "%s has no example", c.CommandPath())
+			if f := c.Flags().Lookup("threads"); f != nil {
+				require.Equal(t, "0", f.DefValue, "%s: --threads defaults to every core", c.CommandPath())
+			}
+			check(c.Commands())
 		}
 	}
+	check(root.Commands())
 	usage := func(name string) string {
 		c, _, err := root.Find([]string{name})
 		require.NoError(t, err)
