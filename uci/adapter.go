@@ -189,7 +189,7 @@ func (a *Adapter) answer(args []string) (bool, error) {
 	hold := false
 	for _, w := range args {
 		switch w {
-		case "perft":
+		case "perft", "searchmoves":
 			return false, nil
 		case "infinite", "ponder":
 			hold = true

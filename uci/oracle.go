@@ -22,6 +22,16 @@ type Oracle struct {
 // cambodian first move still possible, or no legal move.
 var ErrNotInTables = errors.New("position not in the tables")
 
+// MissingBoardError says that a judgement needs a DTB table the directory
+// does not have: under board's honour DTM alone cannot tell.
+type MissingBoardError struct {
+	ID probe.ID
+}
+
+func (e *MissingBoardError) Error() string {
+	return fmt.Sprintf("no %s table: the board's honour needs it (makruktb gen makes it)", e.ID.FileName())
+}
+
 // maxLookahead bounds the plies judged by their moves before the count is
 // known (one suffices for every pawnless position: see honourCount).
 const maxLookahead = 3
@@ -143,7 +153,12 @@ func (o *Oracle) judgedMoves(p *tb.Position, c Count, d *Dialect, depth int) ([]
 // count c: directly when the count is known, else by q's own moves.
 func (o *Oracle) judgeAt(q *tb.Position, v value.Value, c Count, d *Dialect, depth int) (honour.Judgement, error) {
 	if hc, ok := d.honourCount(q, c); ok {
-		return o.Tables.JudgeUnder(q, v, hc, &d.Rules)
+		j, err := o.Tables.JudgeUnder(q, v, hc, &d.Rules)
+		if err == nil && !j.Exact {
+			m, _ := tb.MaterialOf(q).Canonical()
+			err = &MissingBoardError{ID: probe.ID{Material: m, Rules: d.Rules.Name}}
+		}
+		return j, err
 	}
 	j := honour.Judgement{Value: v, Category: honour.Draw, Exact: true}
 	if !q.HasLegalMove() {

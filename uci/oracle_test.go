@@ -2,9 +2,12 @@ package uci
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/makruktb/makruktb/internal/testenv"
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/stretchr/testify/require"
@@ -115,4 +118,26 @@ func TestScore(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, c.score, a.Score(), c.fen)
 	}
+}
+
+// Without the DTB table a board's-honour position cannot be judged: the
+// oracle says which table it needs rather than guess from DTM.
+func TestMissingBoardTable(t *testing.T) {
+	dir := t.TempDir()
+	src := testenv.Tables(t, "KRvKN")
+	for _, name := range []string{"KRvK.mtbm", "KNvK.mtbm", "KRvKN.mtbm"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o666))
+	}
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	defer tables.Close()
+	d, _ := DialectOf("makruk")
+	g, err := d.NewGame("8/8/8/3k4/8/8/3n4/R3K3 w - 128 0 1")
+	require.NoError(t, err)
+	_, err = (&Oracle{Tables: tables}).Best(g)
+	var missing *MissingBoardError
+	require.ErrorAs(t, err, &missing)
+	require.Equal(t, "KRvKN.thai.mtbb", missing.ID.FileName())
 }
