@@ -108,7 +108,7 @@ func Sample(o *uci.Oracle, d *uci.Dialect, m tb.Material, mode Mode, n int, seed
 		if tries >= maxTries {
 			return out, nil
 		}
-		p, ok := randomPosition(rng, m, side)
+		p, ok := tb.RandomPosition(rng, m, side)
 		if !ok {
 			continue
 		}
@@ -130,35 +130,6 @@ func Sample(o *uci.Oracle, d *uci.Dialect, m tb.Material, mode Mode, n int, seed
 		}
 	}
 	return out, nil
-}
-
-// randomPosition places m's pieces on random squares with side to move,
-// and reports whether the placement is legal.
-func randomPosition(rng *rand.Rand, m tb.Material, side tb.Color) (tb.Position, bool) {
-	var p tb.Position
-	var used tb.Bitboard
-	put := func(c tb.Color, t tb.PieceType) {
-		for {
-			s := tb.Square(rng.IntN(64))
-			if !used.Has(s) {
-				used |= s.Bitboard()
-				p.Put(c, t, s)
-				return
-			}
-		}
-	}
-	for c := tb.White; c <= tb.Black; c++ {
-		put(c, tb.King)
-		for t := tb.Rook; t <= tb.Met; t++ {
-			for range m.Count(c, t) {
-				put(c, t)
-			}
-		}
-	}
-	p.Side, p.Fullmove = side, 1
-	p.CountLimit = tb.NoCount
-	q, err := tb.ParseFEN(p.FEN()) // the FEN reader checks legality
-	return q, err == nil
 }
 
 // freshFEN returns p's FEN with the fresh count of rules r in its count

@@ -1,7 +1,6 @@
 package probe_test
 
 import (
-	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
@@ -17,44 +17,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// built caches generated tables across tests: material → table, and the
-// directory holding their files.
-var (
-	builtMu  sync.Mutex
-	built    = map[tb.Material]*retro.Table{}
-	builtDir string
-)
-
-// buildTables generates name and its sub-tables in memory and writes them
-// to a shared directory, returning the table and the directory.
+// buildTables generates name and its sub-tables (package testenv) and
+// returns the table and the directory of their files.
 func buildTables(t testing.TB, name string) (*retro.Table, string) {
-	builtMu.Lock()
-	defer builtMu.Unlock()
-	if builtDir == "" {
-		dir, err := os.MkdirTemp("", "makruktb-probe-test")
-		require.NoError(t, err)
-		builtDir = dir
-	}
-	src := func(m tb.Material) (*retro.Table, error) { return built[m], nil }
-	target := tb.MustParseMaterial(name)
-	for _, m := range retro.Dependencies(target) {
-		if built[m] != nil {
-			continue
-		}
-		table, err := retro.Generate(context.Background(), m, src, retro.Options{})
-		require.NoError(t, err)
-		path := filepath.Join(builtDir, probe.FileName(m, probe.DTM))
-		require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
-		built[m] = table
-	}
-	return built[target], builtDir
+	return testenv.Generated(t, name), testenv.Tables(t, name)
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if builtDir != "" {
-		os.RemoveAll(builtDir)
-	}
+	testenv.Cleanup()
 	os.Exit(code)
 }
 

@@ -17,28 +17,10 @@ import (
 // count: none, or a running one at a random ply of its limit.
 func randomGame(t *testing.T, rng *rand.Rand, d *Dialect, m tb.Material) *Game {
 	for {
-		var p tb.Position
-		var used tb.Bitboard
-		put := func(c tb.Color, pt tb.PieceType) {
-			for {
-				s := tb.Square(rng.IntN(64))
-				if !used.Has(s) {
-					used |= s.Bitboard()
-					p.Put(c, pt, s)
-					return
-				}
-			}
+		p, ok := tb.RandomPosition(rng, m, tb.Color(rng.IntN(2)))
+		if !ok {
+			continue
 		}
-		for c := tb.White; c <= tb.Black; c++ {
-			put(c, tb.King)
-			for pt := tb.Rook; pt <= tb.Met; pt++ {
-				for range m.Count(c, pt) {
-					put(c, pt)
-				}
-			}
-		}
-		p.Side = tb.Color(rng.IntN(2))
-		p.CountLimit = tb.NoCount
 		if rng.IntN(3) > 0 {
 			c := d.Rules.FreshCount(&p)
 			p.CountLimit, p.CountPly = c.Limit, max(c.Ply, 0)+rng.IntN(c.Limit/2)
