@@ -152,6 +152,6 @@ func parseSquare(s string) (tb.Square, bool) {
 	return tb.NewSquare(int(s[0]-'a'), int(s[1]-'1')), true
 }
 
-// FEN returns the game's position as Fairy-Stockfish writes it: the count
-// fields when a count runs, else "-" and 0.
+// FEN returns the game's position with its count fields ("-" and 0 when
+// no count runs); cambodian first-move rights are not written.
 func (g *Game) FEN() string { return g.Pos.FEN() }
