@@ -52,9 +52,7 @@ type lines struct {
 func (l *lines) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, s := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
-		l.text = append(l.text, s)
-	}
+	l.text = append(l.text, strings.Split(strings.TrimRight(string(p), "\n"), "\n")...)
 	return len(p), nil
 }
 
