@@ -98,6 +98,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./tb -run '^$$' -fuzz FuzzParseFEN -fuzztime $(FUZZTIME)
 	$(GO) test ./probe -run '^$$' -fuzz FuzzReader -fuzztime $(FUZZTIME)
+	$(GO) test ./uci -run '^$$' -fuzz FuzzParsePosition -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf build
