@@ -43,7 +43,7 @@ func (m Mode) String() string {
 }
 
 // maxTries bounds the random placements Sample tries.
-const maxTries = 200000
+const maxTries = 1000000
 
 // maxPlies bounds a game: no count allows one this long.
 const maxPlies = 1000
