@@ -161,14 +161,14 @@ func NewPlayer(ctx context.Context, cfg Config) (*Player, error) {
 		opts[k] = v
 	}
 	if err := e.Handshake(ctx, opts); err != nil {
-		e.Close() //nolint:errcheck // the handshake's error says more
+		e.Close()
 		return nil, err
 	}
 	return &Player{cfg: cfg, engine: e}, nil
 }
 
 // Close ends the engine.
-func (pl *Player) Close() error { return pl.engine.Close() }
+func (pl *Player) Close() { pl.engine.Close() }
 
 // Play plays one game from fen, the engine moving first. An error means
 // the engine or the tables failed, not the game.

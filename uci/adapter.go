@@ -61,18 +61,20 @@ func (a *Adapter) Run(ctx context.Context, in io.Reader) error {
 	for {
 		select {
 		case <-ctx.Done():
-			a.Engine.Close() //nolint:errcheck // Close reports nothing
+			a.Engine.Close()
 			return ctx.Err()
 		case <-relayed:
 			<-a.Engine.Done()
 			return a.Engine.ExitErr()
 		case line, ok := <-commands:
 			if !ok {
-				return a.Engine.Close()
+				a.Engine.Close()
+				return nil
 			}
 			quit, err := a.handle(line)
 			if quit {
-				return a.Engine.Close()
+				a.Engine.Close()
+				return nil
 			}
 			if err != nil {
 				var exit *ExitError

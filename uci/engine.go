@@ -101,7 +101,7 @@ func (e *Engine) Send(line string) error {
 }
 
 // Close asks the engine to quit and waits a moment for it, then kills it.
-func (e *Engine) Close() error {
+func (e *Engine) Close() {
 	e.mu.Lock()
 	if !e.closed {
 		io.WriteString(e.stdin, "quit\n") //nolint:errcheck // it may be gone already
@@ -119,7 +119,6 @@ func (e *Engine) Close() error {
 		e.cmd.Process.Kill() //nolint:errcheck // it is exiting anyway
 		<-e.done
 	}
-	return nil
 }
 
 // Expect reads the engine's lines until one for which match returns
