@@ -173,4 +173,12 @@ func TestDryRunAndDamagedTable(t *testing.T) {
 	require.ErrorContains(t, err, krvk.Path(dir))
 	require.ErrorContains(t, err, "delete the file")
 	require.Empty(t, fake.submitted)
+
+	// A sound file whose record says another SHA-256: the record is what
+	// submit reads (verify reads the bytes).
+	copyTable(t, built, dir, krvk)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte(strings.Repeat("0", 64)+"  KRvK.mtbm\n"), 0o666))
+	err = s.Submit(context.Background(), jobs)
+	require.ErrorContains(t, err, "SHA-256 "+strings.Repeat("0", 64))
+	require.Empty(t, fake.submitted)
 }

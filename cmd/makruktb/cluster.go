@@ -71,8 +71,9 @@ made by "makruktb gen" with --threads and --memory set to the job's CPUs
 and memory. Each job waits (afterok) for the jobs of the materials it needs
 that are not done; a job whose dependency fails is cancelled. A material
 whose job is still queued or running keeps it. A present table whose
-SHA-256 differs from the reference or from DIR/SHA256SUMS stops the submit
-before anything is submitted. Each job is recorded in DIR/.cluster/jobs.json
+SHA-256 (as DIR/SHA256SUMS recorded it, or read when it has no record)
+differs from the reference stops the submit before anything is submitted
+("makruktb verify" checks the bytes themselves). Each job is recorded in DIR/.cluster/jobs.json
 as soon as it is submitted; its script is in DIR/.cluster/scripts, its
 output in DIR/.cluster/logs.`,
 		Example: `  makruktb cluster submit --tables /shared/tb --max-pieces 5
