@@ -26,8 +26,8 @@ func TestMatchThroughAdapter(t *testing.T) {
 	require.Equal(t, 40, strings.Count(r.stderr, ": ok\n"), r.stderr)
 }
 
-// The commands check their flags before starting anything.
-func TestUCIAndMatchFlags(t *testing.T) {
+// uci, match and cluster check their flags before starting anything.
+func TestUCIMatchClusterFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
@@ -40,6 +40,9 @@ func TestUCIAndMatchFlags(t *testing.T) {
 		{[]string{"match", "--engine", "x", "--option", "Threads"}, "--option \"Threads\": want NAME=VALUE"},
 		{[]string{"match", "--engine", "x", "--materials", "KRvQ"}, "--materials"},
 		{[]string{"uci", "--engine", "/nonexistent/engine", "--tables", "."}, "starting engine"},
+		{[]string{"cluster", "status"}, "give --max-pieces N or materials"},
+		{[]string{"cluster", "submit", "--cpus", "0", "KRvK"}, "--cpus 0: want 1 to 256"},
+		{[]string{"cluster", "submit", "--dtb", "foo", "KRvK"}, `--dtb: rules "foo"`},
 	} {
 		r := runBinary(t, c.args...)
 		require.Equal(t, 1, r.code, "%v: %s", c.args, r.stderr)
