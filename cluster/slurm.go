@@ -47,15 +47,6 @@ func (s *Slurm) Submit(ctx context.Context, script string) (string, error) {
 	return id, nil
 }
 
-// Cancel cancels jobs.
-func (s *Slurm) Cancel(ctx context.Context, ids ...string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	_, err := s.run(ctx, "scancel", ids...)
-	return err
-}
-
 // Job states as Slurm names them (the ones this package tells apart).
 const (
 	StatePending   = "PENDING"

@@ -41,8 +41,6 @@ type Answer struct {
 	Move tb.Move
 	// Category is the result for the side to move under the count.
 	Category honour.Category
-	// Value is the position's DTM value.
-	Value value.Value
 	// Plies is the length of the line to mate with best play under the
 	// count when Category is Win or Loss (Scored only), else 0.
 	Plies int
@@ -84,7 +82,7 @@ func (o *Oracle) Best(g *Game) (Answer, error) {
 		return Answer{}, err
 	}
 	i := probe.BestJudged(moves)
-	return Answer{Move: moves[i].Move, Category: moves[i].After.Category.Opposite(), Value: moves[i].After.Value.Negate()}, nil
+	return Answer{Move: moves[i].Move, Category: moves[i].After.Category.Opposite()}, nil
 }
 
 // Scored is Best with the length of the line to mate (Answer.Plies) when
