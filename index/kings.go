@@ -1,6 +1,10 @@
 package index
 
-import "github.com/makruktb/makruktb/tb"
+import (
+	"slices"
+
+	"github.com/makruktb/makruktb/tb"
+)
 
 // King pairs.
 //
@@ -85,4 +89,39 @@ func newKingTable(full bool) *kingTable {
 		}
 	}
 	return kt
+}
+
+// KingStepPairs returns the canonical king pairs one step of the king of
+// colour c leads to from king pair k (the kings staying apart), without
+// repeats (k itself among them when a step across a mirror leads back to
+// it). Every move and un-move of another piece stays inside its king
+// pair, so these, and k itself, are all the king pairs a position of k
+// has moves or un-moves into. The relation is symmetric: k is among the
+// pairs of each pair returned.
+func (s *Space) KingStepPairs(k int, c tb.Color) []int {
+	kt := s.kings
+	p := kt.pairs[k]
+	from := p.white
+	if c == tb.Black {
+		from = p.black
+	}
+	var out []int
+	for steps := tb.Attacks(tb.King, c, from, 0); steps != 0; {
+		to := steps.PopFirst()
+		w, b := p.white, p.black
+		if c == tb.White {
+			w = to
+		} else {
+			b = to
+		}
+		if !kt.ok[w][b] {
+			continue
+		}
+		t := kt.sym[w][b]
+		n := int(kt.number[t.square(w)][t.square(b)])
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

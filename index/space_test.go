@@ -317,6 +317,7 @@ func TestMovedIndex(t *testing.T) {
 				j, k := s.MovedIndex(i, s.KingPairOf(i), &p, m.From(), m.To())
 				require.Equal(t, want, j, "%s %s", p.FEN(), m)
 				require.Equal(t, s.KingPairOf(want), k)
+				requireStepPair(t, s, s.KingPairOf(i), k, p.Side)
 			}
 			l.N = 0
 			p.UnMoves(&l)
@@ -326,10 +327,38 @@ func TestMovedIndex(t *testing.T) {
 				j, k := s.MovedIndex(i, s.KingPairOf(i), &p, m.To(), m.From())
 				require.Equal(t, want, j, "%s un %s", p.FEN(), m)
 				require.Equal(t, s.KingPairOf(want), k)
+				requireStepPair(t, s, s.KingPairOf(i), k, p.Side.Other())
 				if c, pt := p.PieceAt(m.To()); pt == tb.King {
 					kj, kk := s.KingMovedIndex(i, s.KingPairOf(i), &p, c, m.From())
 					require.Equal(t, j, kj, "%s king un %s", p.FEN(), m)
 					require.Equal(t, k, kk)
+				}
+			}
+		}
+	}
+}
+
+// requireStepPair checks that a move or un-move by side c from king pair k
+// lands in k or in one of KingStepPairs(k, c).
+func requireStepPair(t *testing.T, s *Space, k, landed int, c tb.Color) {
+	t.Helper()
+	if landed != k {
+		require.Contains(t, s.KingStepPairs(k, c), landed, "king pair %d, %s moves", k, c)
+	}
+}
+
+// TestKingStepPairs: the relation is symmetric (a step across a mirror may
+// lead back to k itself).
+func TestKingStepPairs(t *testing.T) {
+	for _, name := range []string{"KRvK", "KSvK"} {
+		s, err := New(tb.MustParseMaterial(name))
+		require.NoError(t, err)
+		for k := range s.KingPairs() {
+			for c := tb.White; c <= tb.Black; c++ {
+				pairs := s.KingStepPairs(k, c)
+				require.LessOrEqual(t, len(pairs), 8)
+				for _, n := range pairs {
+					require.Contains(t, s.KingStepPairs(n, c), k, "%s: %d → %d and back, %s moves", name, k, n, c)
 				}
 			}
 		}

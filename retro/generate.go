@@ -25,6 +25,10 @@ type Options struct {
 	// whose draws are draws of the table being generated (see
 	// GenerateDTB and GoalsIncluded).
 	Draws *Table
+	// Scratch, if set, is a directory where the generation keeps its state
+	// out of core (spill.go): memory then holds a window of it, and the
+	// table returned reads its values from there until Table.Close.
+	Scratch string
 }
 
 // MaxThreads is the largest Threads an Options may ask for.
@@ -70,6 +74,10 @@ type generator struct {
 	states  [2]states
 	present presence
 	opts    Options
+	// spill holds the state out of core (nil: in memory); iterWindow and
+	// ownWindow order the passes over it.
+	spill                 *spill
+	iterWindow, ownWindow *window
 	// deepest is the largest value code assigned so far.
 	deepest atomic.Int64
 	tooDeep atomic.Bool
@@ -138,11 +146,24 @@ func newSpace(m tb.Material, opts Options) (*index.Space, error) {
 // they are copied into the settled bits first, and drawn is let go before
 // the state bytes are made, so that a DTB generation peaks no higher than
 // a DTM one (as long as the caller keeps no other reference to drawn).
-func generate(ctx context.Context, space *index.Space, subs captureValues, drawn *Table, opts Options) (*Table, error) {
+func generate(ctx context.Context, space *index.Space, subs captureValues, drawn *Table, opts Options) (t *Table, err error) {
 	opts.Draws = nil
 	g := &generator{space: space, subs: subs, opts: opts}
+	if opts.Scratch != "" {
+		if g.spill, err = newSpill(opts.Scratch, ScratchBytes(space)); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				g.spill.close()
+			}
+		}()
+		g.iterWindow, g.ownWindow = newWindow(space, true), newWindow(space, false)
+	}
 	for side := range g.states {
-		g.states[side] = newSettledStates(space.Size())
+		if g.states[side], err = g.newStates(); err != nil {
+			return nil, err
+		}
 	}
 	if drawn != nil {
 		if err := g.markDraws(ctx, drawn); err != nil {
@@ -152,7 +173,9 @@ func generate(ctx context.Context, space *index.Space, subs captureValues, drawn
 		runtime.GC() // its memory goes to the state bytes
 	}
 	for side := range g.states {
-		g.states[side].makeCodes()
+		if err := g.makeCodes(&g.states[side]); err != nil {
+			return nil, err
+		}
 	}
 	g.present = newPresence(space.Size())
 	if err := g.seed(ctx); err != nil {
@@ -165,6 +188,27 @@ func generate(ctx context.Context, space *index.Space, subs captureValues, drawn
 		return nil, ErrTooDeep
 	}
 	return g.finish()
+}
+
+// newStates returns one side's states with their settled bits only, in
+// memory or in scratch files; makeCodes adds the bytes.
+func (g *generator) newStates() (states, error) {
+	size := g.space.Size()
+	if g.spill == nil {
+		return newSettledStates(size), nil
+	}
+	settled, err := g.spill.words((size + 63) / 64)
+	return states{size: size, settled: settled, overflow: newOverflow()}, err
+}
+
+// makeCodes adds the state bytes to s.
+func (g *generator) makeCodes(s *states) (err error) {
+	if g.spill == nil {
+		s.makeCodes()
+		return nil
+	}
+	s.codes, err = g.spill.bytes(s.size)
+	return err
 }
 
 // markDraws sets the settled bit of every index that drawn says is a
@@ -217,9 +261,47 @@ func forKingPairs(ctx context.Context, space *index.Space, opts *Options, stage 
 	}, done)
 }
 
-// parallel runs work over the generator's king pairs (forKingPairs).
+// parallel runs work over the generator's king pairs (forKingPairs); out
+// of core, in the order of the stage's window, letting each slice go when
+// the work is past it.
 func (g *generator) parallel(ctx context.Context, stage Stage, depth int, work func(side tb.Color, kingPair int)) error {
-	return forKingPairs(ctx, g.space, &g.opts, stage, depth, work)
+	if g.spill == nil {
+		return forKingPairs(ctx, g.space, &g.opts, stage, depth, work)
+	}
+	w := g.ownWindow
+	if stage == StageIterate {
+		w = g.iterWindow
+	}
+	r := newReleaser(w, g.dropSlice)
+	units := int64(len(w.units))
+	var done func(int64)
+	if g.opts.Progress != nil {
+		done = func(finished int64) {
+			g.opts.Progress(Progress{Stage: stage, Depth: depth, Done: finished, Total: units})
+		}
+	}
+	err := parallel.For(ctx, units, g.opts.Threads, func(u int64) error {
+		s := w.units[u]
+		work(s.side, s.k)
+		r.finished(int(u))
+		return nil
+	}, done)
+	for side := range g.states {
+		g.spill.dropWords(g.states[side].settled) // what lostByMoves read beyond the window
+		g.spill.drop(g.states[side].codes)
+	}
+	return err
+}
+
+// dropSlice lets the state of one side and king pair go (spill.drop).
+func (g *generator) dropSlice(sl slice) {
+	s := &g.states[sl.side]
+	per := g.space.PerKingPair()
+	lo, hi := uint64(sl.k)*per, uint64(sl.k+1)*per
+	g.spill.dropWords(s.settled[lo/64 : (hi+63)/64])
+	if s.codes != nil {
+		g.spill.drop(s.codes[lo:hi])
+	}
 }
 
 // finish turns states into final values: undecided positions draw. Each
@@ -233,17 +315,26 @@ func (g *generator) finish() (*Table, error) {
 		}
 	}
 	report()
-	t := &Table{Space: g.space, HolesMarked: true}
+	t := &Table{Space: g.space, HolesMarked: true, spill: g.spill}
 	var errs [2]error
 	for side := range g.states {
 		wg.Go(func() {
 			s := &g.states[side]
-			for w, bits := range s.settled {
-				codes := s.codes[64*w : min(64*(w+1), len(s.codes))]
-				for n, b := range codes {
-					if bits&(1<<n) == 0 && isCounter(b) {
-						codes[n] = byte(value.Draw) // undecided: no forced mate either way
+			const chunk = 1 << 16 // words of settled bits between drops out of core
+			for lo := 0; lo < len(s.settled); lo += chunk {
+				hi := min(lo+chunk, len(s.settled))
+				for w, bits := range s.settled[lo:hi] {
+					w += lo
+					codes := s.codes[64*w : min(64*(w+1), len(s.codes))]
+					for n, b := range codes {
+						if bits&(1<<n) == 0 && isCounter(b) {
+							codes[n] = byte(value.Draw) // undecided: no forced mate either way
+						}
 					}
+				}
+				if g.spill != nil {
+					g.spill.dropWords(s.settled[lo:hi])
+					g.spill.drop(s.codes[64*lo : min(64*hi, len(s.codes))])
 				}
 			}
 			t.Values[side], errs[side] = value.ArrayFrom(s.codes, s.overflow.entries(s.codes))

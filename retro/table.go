@@ -17,7 +17,26 @@ type Table struct {
 	// (a table file stores copies of neighbouring values there instead), so
 	// a pass over the legal positions need not decode each index.
 	HolesMarked bool
+	// spill holds Values when the table was generated out of core.
+	spill *spill
 }
+
+// Close lets go of the scratch files a table generated out of core
+// (Options.Scratch) reads its values from; the table is unusable after.
+// For a table in memory it does nothing.
+func (t *Table) Close() error {
+	if t.spill == nil {
+		return nil
+	}
+	t.Values = [2]*value.Array{}
+	err := t.spill.close()
+	t.spill = nil
+	return err
+}
+
+// OutOfCore reports whether the table's values are in scratch files
+// (Options.Scratch) until Close.
+func (t *Table) OutOfCore() bool { return t.spill != nil }
 
 // eachLegal calls fn(i, n) for every legal position of king pair k with
 // the given side to move: its index and its multiplicity (how many

@@ -1,0 +1,279 @@
+package retro
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/tb"
+)
+
+// # Out of core: the state in scratch files
+//
+// With Options.Scratch set, the state bytes and settled bits of both sides
+// live in files under that directory, mapped into memory (MAP_SHARED),
+// instead of in the heap: the code that reads and updates them is the same
+// either way. What makes this work within little memory is the order of
+// the work and the slices it lets go.
+//
+// Every move and un-move of a piece other than a king stays inside its king
+// pair's slice of indices; a king step leads to one of the few king pairs
+// index.Space.KingStepPairs lists. A pass of the iteration over the
+// positions of one side to move (the frontier) touches that side's slice of
+// the king pair at hand and the other side's slices of that king pair and
+// its neighbours (the predecessors). So a pass out of core visits the
+// frontier of White to move first, in index order (white king outer, black
+// king inner: a black king step moves a few king pairs), then the frontier
+// of Black to move ordered by the black king first, so that white king
+// steps stay near too. A slice is let go (drop: its dirty pages start
+// writing back and leave the process) as soon as every unit of work that
+// touches it is done. The slices held at once are then a few dozen of
+// thousands (window.peak), whatever the table's size.
+//
+// The kernel reads a slice back when the next pass touches it: from the
+// page cache if memory allows, else from the disk. Correctness never
+// depends on what is resident, only the speed: a position decided by its
+// moves (lostByMoves) reads a few slices outside the window, and those are
+// let go at the end of the phase.
+//
+// The scratch files are unlinked as soon as they are made: nothing is left
+// on disk when the process ends, however it ends. Their space is reserved
+// up front (fallocate), so a full disk is an error at the start, not a
+// fault in the middle.
+type spill struct {
+	dir   string
+	mu    sync.Mutex
+	files []*mappedFile
+}
+
+// mappedFile is one scratch file and its mapping.
+type mappedFile struct {
+	f   *os.File
+	mem []byte
+}
+
+// ScratchBytes returns the scratch disk a generation of space out of core
+// takes: a byte and a settled bit per index and side.
+func ScratchBytes(space *index.Space) int64 {
+	size := space.Size()
+	return 2 * int64(size+(size+63)/64*8)
+}
+
+// newSpill checks that dir has room for need bytes.
+func newSpill(dir string, need int64) (*spill, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return nil, fmt.Errorf("scratch directory: %w", err)
+	}
+	if free := int64(st.Bavail) * int64(st.Bsize); free < need {
+		return nil, fmt.Errorf("scratch directory %s has %s free; the generation needs %s there", dir, gib(free), gib(need))
+	}
+	return &spill{dir: dir}, nil
+}
+
+func gib(n int64) string { return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30)) }
+
+// bytes returns n zero bytes of a new scratch file, mapped shared.
+func (sp *spill) bytes(n uint64) ([]byte, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	f, err := os.CreateTemp(sp.dir, ".makruktb-scratch-*")
+	if err != nil {
+		return nil, err
+	}
+	// Unlinked now, the file lives as long as it is open or mapped.
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := unix.Fallocate(int(f.Fd()), 0, 0, int64(n)); err != nil {
+		if !errors.Is(err, unix.EOPNOTSUPP) {
+			f.Close()
+			return nil, fmt.Errorf("reserve %s of scratch in %s: %w", gib(int64(n)), sp.dir, err)
+		}
+		if err := f.Truncate(int64(n)); err != nil { // a file system without fallocate
+			f.Close()
+			return nil, err
+		}
+	}
+	mem, err := unix.Mmap(int(f.Fd()), 0, int(n), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("map %s of scratch: %w", gib(int64(n)), err)
+	}
+	sp.mu.Lock()
+	sp.files = append(sp.files, &mappedFile{f: f, mem: mem})
+	sp.mu.Unlock()
+	return mem, nil
+}
+
+// words returns n zero uint64 of a new scratch file, mapped shared (the
+// mapping is page-aligned).
+func (sp *spill) words(n uint64) ([]uint64, error) {
+	b, err := sp.bytes(8 * n)
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n), nil
+}
+
+// drop lets the pages wholly inside b (part of a mapping of sp) go: their
+// changes start writing back to the file, and they leave the process, so
+// that the kernel may reclaim them. It changes no byte: the next access
+// reads them back.
+func (sp *spill) drop(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	page := uintptr(os.Getpagesize())
+	start := uintptr(unsafe.Pointer(&b[0]))
+	lo, hi := (start+page-1)&^(page-1), (start+uintptr(len(b)))&^(page-1)
+	if lo >= hi {
+		return
+	}
+	for _, mf := range sp.files {
+		base := uintptr(unsafe.Pointer(&mf.mem[0]))
+		if lo < base || hi > base+uintptr(len(mf.mem)) {
+			continue
+		}
+		off := lo - base
+		_ = unix.Madvise(mf.mem[off:hi-base], unix.MADV_DONTNEED)
+		_ = unix.SyncFileRange(int(mf.f.Fd()), int64(off), int64(hi-lo), unix.SYNC_FILE_RANGE_WRITE)
+		return
+	}
+}
+
+// dropWords is drop for settled bits.
+func (sp *spill) dropWords(w []uint64) {
+	if len(w) > 0 {
+		sp.drop(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)))
+	}
+}
+
+// close unmaps and closes every scratch file, which frees their space.
+func (sp *spill) close() error {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	var errs []error
+	for _, mf := range sp.files {
+		errs = append(errs, unix.Munmap(mf.mem), mf.f.Close())
+	}
+	sp.files = nil
+	return errors.Join(errs...)
+}
+
+// slice is one side's part of the state of one king pair.
+type slice struct {
+	side tb.Color
+	k    int
+}
+
+// window is the order of a pass out of core and the slices let go after
+// each unit of it: unit u is the frontier of side units[u].side and king
+// pair units[u].k; release[u] lists the slices no later unit of its
+// phase (the units of one frontier side) touches.
+type window struct {
+	units   []slice
+	release [][]slice
+	peak    int // the most slices held at once
+}
+
+// newWindow orders the units of a pass out of core (see spill). With
+// neighbours false, a unit touches its own slice only (the seed); with
+// true, the other side's slices of its king pair and of the pairs the
+// other side's king steps to (the iteration).
+func newWindow(space *index.Space, neighbours bool) *window {
+	n := space.KingPairs()
+	w := &window{release: make([][]slice, 2*n)}
+	for side := tb.White; side <= tb.Black; side++ {
+		order := make([]int, 0, n)
+		for k := range n {
+			order = append(order, k)
+		}
+		if side == tb.Black {
+			slices.SortStableFunc(order, func(a, b int) int { return blackFirst(space, a) - blackFirst(space, b) })
+		}
+		for _, k := range order {
+			w.units = append(w.units, slice{side, k})
+		}
+	}
+	// A slice is held from its first touch to its last within a phase
+	// (the units of one frontier side); the phases need not share any.
+	type touched struct {
+		s     slice
+		phase tb.Color
+	}
+	first, last := map[touched]int{}, map[touched]int{}
+	touch := func(s slice, u int) {
+		t := touched{s, w.units[u].side}
+		if f, ok := first[t]; !ok || u < f {
+			first[t] = u
+		}
+		last[t] = max(last[t], u)
+	}
+	for u, s := range w.units {
+		touch(s, u)
+		if !neighbours {
+			continue
+		}
+		them := s.side.Other()
+		touch(slice{them, s.k}, u)
+		for _, q := range space.KingStepPairs(s.k, them) {
+			touch(slice{them, q}, u)
+		}
+	}
+	held := make([]int, 2*n+1)
+	for t, u := range last {
+		w.release[u] = append(w.release[u], t.s)
+		held[first[t]]++
+		held[u+1]--
+	}
+	for u, now := 0, 0; u < 2*n; u++ {
+		now += held[u]
+		w.peak = max(w.peak, now)
+	}
+	return w
+}
+
+// blackFirst orders king pairs by the black king's square, then the white
+// king's.
+func blackFirst(space *index.Space, k int) int {
+	white, black := space.KingSquares(k)
+	return int(black)<<6 | int(white)
+}
+
+// releaser lets the slices of a window go as the units finish, in any
+// order: the slices released by unit u go once every unit up to u is done.
+type releaser struct {
+	w    *window
+	drop func(slice)
+	mu   sync.Mutex
+	done []bool
+	low  int // every unit below is done
+}
+
+func newReleaser(w *window, drop func(slice)) *releaser {
+	return &releaser{w: w, drop: drop, done: make([]bool, len(w.units))}
+}
+
+// finished records unit u as done and lets go what no later unit needs.
+func (r *releaser) finished(u int) {
+	r.mu.Lock()
+	r.done[u] = true
+	var out []slice
+	for r.low < len(r.done) && r.done[r.low] {
+		out = append(out, r.w.release[r.low]...)
+		r.low++
+	}
+	r.mu.Unlock()
+	for _, s := range out {
+		r.drop(s)
+	}
+}
