@@ -76,6 +76,9 @@ func NewFile(r io.ReaderAt, size int64, name string) (*File, error) {
 	return t, nil
 }
 
+// Material returns the material of the table.
+func (t *File) Material() tb.Material { return t.Space.Material() }
+
 // Name returns the file name given on open.
 func (t *File) Name() string { return t.name }
 

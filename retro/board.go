@@ -137,9 +137,11 @@ func GenerateDTB(ctx context.Context, m tb.Material, r *honour.Rules, dtm, dtb S
 	drawn := opts.Draws
 	opts.Draws = nil // drawn is let go once its draws are marked (generate)
 	if drawn == nil {
-		if drawn, err = dtm(m); err != nil {
+		table, err := dtm(m)
+		if err != nil {
 			return nil, fmt.Errorf("DTM table of %s: %w", m, err)
 		}
+		drawn = table
 	}
 	if drawn.Material() != m {
 		return nil, fmt.Errorf("table of %s given for the draws of %s", drawn.Material(), m)

@@ -19,11 +19,21 @@ type Estimate struct {
 	// Disk is the table file, roughly: the files up to five pieces take
 	// 0.01–0.35 bytes per index and side; this takes the top of that range.
 	Disk int64
+	// OutOfCoreMemory is the peak out of core (Options.Scratch): the
+	// slices of the state a pass holds at once (the window), the presence
+	// bits, the sub-tables and a margin for the runtime.
+	OutOfCoreMemory int64
+	// Scratch is the disk a generation out of core keeps its state on.
+	Scratch int64
 	// Time is the wall time on this project's 2-core machine: 0.13–0.28 µs
 	// per index and side up to five pieces (KRvKN 0.13, KRSvKN 0.15, KRRvKN
 	// 0.17, KSSSvK 0.28); this takes 0.2 µs.
 	Time time.Duration
 }
+
+// outOfCoreMargin is what a generation out of core takes beside its
+// arrays: the runtime, the overflow values, the file writer's buffers.
+const outOfCoreMargin = 96 << 20
 
 // The rates behind Estimate, measured on the 2-core machine
 // (data/tables.md: time and file size over index size).
@@ -50,6 +60,11 @@ func EstimateTable(m tb.Material, dtb bool) (Estimate, error) {
 		Disk:    int64(estimateDiskPerIndex * float64(2*size)),
 		Time:    time.Duration(2*size) * estimateTimePerIndex,
 	}
+	per := space.PerKingPair()
+	e.Scratch = ScratchBytes(space)
+	window := int64(newWindow(space, true).peak) * int64(per+per/8+2*8)
+	ranges := 2 * 2 * int64(per) * 2 // a DTB seed's draws, read a king pair at a time by two workers
+	e.OutOfCoreMemory = window + 2*int64(newPresenceBytes(size)) + ranges + outOfCoreMargin
 	seen := map[tb.Material]bool{}
 	for _, sub := range m.Captures() {
 		canon, _ := sub.Canonical()
@@ -62,6 +77,7 @@ func EstimateTable(m tb.Material, dtb bool) (Estimate, error) {
 			return Estimate{}, err
 		}
 		e.Memory += whole(s.Size())
+		e.OutOfCoreMemory += whole(s.Size())
 	}
 	// For DTB the draws are copied into the settled bits and their table
 	// let go before the state bytes are made, and the summary reads the

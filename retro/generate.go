@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
@@ -23,8 +24,9 @@ type Options struct {
 	Progress func(Progress)
 	// Draws, for GenerateDTB only, is a solved table of the same material
 	// whose draws are draws of the table being generated (see
-	// GenerateDTB and GoalsIncluded).
-	Draws *Table
+	// GenerateDTB and GoalsIncluded): a Table, or a table file read a king
+	// pair at a time (what a generation out of core wants).
+	Draws RangeTable
 	// Scratch, if set, is a directory where the generation keeps its state
 	// out of core (spill.go): memory then holds a window of it, and the
 	// table returned reads its values from there until Table.Close.
@@ -146,7 +148,7 @@ func newSpace(m tb.Material, opts Options) (*index.Space, error) {
 // they are copied into the settled bits first, and drawn is let go before
 // the state bytes are made, so that a DTB generation peaks no higher than
 // a DTM one (as long as the caller keeps no other reference to drawn).
-func generate(ctx context.Context, space *index.Space, subs captureValues, drawn *Table, opts Options) (t *Table, err error) {
+func generate(ctx context.Context, space *index.Space, subs captureValues, drawn RangeTable, opts Options) (t *Table, err error) {
 	opts.Draws = nil
 	g := &generator{space: space, subs: subs, opts: opts}
 	if opts.Scratch != "" {
@@ -215,17 +217,40 @@ func (g *generator) makeCodes(s *states) (err error) {
 // draw; the seed makes those positions final draws. Holes may be marked
 // too (a table read from a file holds copies there): the seed leaves them
 // holes.
-func (g *generator) markDraws(ctx context.Context, drawn *Table) error {
+func (g *generator) markDraws(ctx context.Context, drawn RangeTable) error {
 	per := g.space.PerKingPair()
-	return g.parallel(ctx, StageSeed, 0, func(side tb.Color, k int) {
+	table, inMemory := drawn.(*Table)
+	var failed error
+	var failedOnce sync.Once
+	err := g.parallel(ctx, StageSeed, 0, func(side tb.Color, k int) {
 		s := &g.states[side]
 		lo, hi := uint64(k)*per, uint64(k+1)*per
-		for i, c := range drawn.Values[side].Codes()[lo:hi] {
-			if c == byte(value.Draw) {
+		if inMemory {
+			for i, c := range table.Values[side].Codes()[lo:hi] {
+				if c == byte(value.Draw) {
+					s.settle(lo + uint64(i))
+				}
+			}
+			return
+		}
+		buf := rangeBuffers.Get().(*[]value.Value)
+		defer rangeBuffers.Put(buf)
+		vals, err := drawn.Range(side, lo, hi, *buf)
+		if err != nil {
+			failedOnce.Do(func() { failed = err })
+			return
+		}
+		*buf = vals
+		for i, v := range vals {
+			if v == value.Draw {
 				s.settle(lo + uint64(i))
 			}
 		}
 	})
+	if failed != nil {
+		return fmt.Errorf("the draws: %w", failed)
+	}
+	return err
 }
 
 // noteDepth records an assigned value code and flags codes that do not fit.
@@ -343,5 +368,8 @@ func (g *generator) finish() (*Table, error) {
 		})
 	}
 	wg.Wait()
+	if g.spill != nil {
+		g.spill.trimEvery(250 * time.Millisecond)
+	}
 	return t, errors.Join(errs[:]...)
 }

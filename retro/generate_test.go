@@ -182,6 +182,18 @@ func TestEstimates(t *testing.T) {
 		require.GreaterOrEqual(t, e.Memory, c.lo, c.material)
 		require.LessOrEqual(t, e.Memory, c.hi, c.material)
 	}
+	// Out of core: a window of the state, the presence bits and the
+	// sub-tables; the largest six-piece tables then fit in a few GiB.
+	for _, c := range []struct {
+		material string
+		hi       int64
+	}{{"KRSvKN", 256 << 20}, {"KSNvKSN", 6 << 30}} {
+		e, err := EstimateTable(tb.MustParseMaterial(c.material), false)
+		require.NoError(t, err)
+		require.Less(t, e.OutOfCoreMemory, c.hi, c.material)
+		require.Less(t, e.OutOfCoreMemory, e.Memory/4, c.material)
+		require.Equal(t, 2*int64(e.Indices+(e.Indices+63)/64*8), e.Scratch, c.material)
+	}
 	dtm, err := EstimateTable(tb.MustParseMaterial("KRvKN"), false)
 	require.NoError(t, err)
 	dtb, err := EstimateTable(tb.MustParseMaterial("KRvKN"), true)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -50,6 +51,9 @@ type spill struct {
 	dir   string
 	mu    sync.Mutex
 	files []*mappedFile
+	// stopTrim ends the trimmer (trimEvery), trimmer waits for it.
+	stopTrim chan struct{}
+	trimmer  sync.WaitGroup
 }
 
 // mappedFile is one scratch file and its mapping.
@@ -157,8 +161,35 @@ func (sp *spill) dropWords(w []uint64) {
 	}
 }
 
+// trimEvery lets every page of sp's files go once a period, until close. A
+// finished table is read whole by its writer and summaries, in no order
+// the window knows: the pages they read would stay in the process until
+// memory ran short. Readers fault them back from the page cache.
+func (sp *spill) trimEvery(period time.Duration) {
+	sp.stopTrim = make(chan struct{})
+	sp.trimmer.Go(func() {
+		tick := time.NewTicker(period)
+		defer tick.Stop()
+		for {
+			select {
+			case <-sp.stopTrim:
+				return
+			case <-tick.C:
+				for _, mf := range sp.files {
+					sp.drop(mf.mem)
+				}
+			}
+		}
+	})
+}
+
 // close unmaps and closes every scratch file, which frees their space.
 func (sp *spill) close() error {
+	if sp.stopTrim != nil {
+		close(sp.stopTrim) // before the unmapping: the trimmer must never touch a freed range
+		sp.trimmer.Wait()
+		sp.stopTrim = nil
+	}
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	var errs []error

@@ -8,6 +8,7 @@ import (
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,7 +33,9 @@ func TestOutOfCoreSameValues(t *testing.T) {
 	dtb := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &honour.ThaiRules), nil }
 	defer func(limit int) { counterLimit = limit }(counterLimit)
 	counterLimit = 2 // every position with more than one move decided by its moves
-	got, err := GenerateDTB(context.Background(), m, &honour.ThaiRules, shared.get, dtb, Options{Scratch: dir, Threads: 2})
+	// The draws read a king pair at a time, as from a table file.
+	draws := rangeOnly{solve(t, "KMvKM")}
+	got, err := GenerateDTB(context.Background(), m, &honour.ThaiRules, shared.get, dtb, Options{Scratch: dir, Threads: 2, Draws: draws})
 	require.NoError(t, err)
 	for side := range got.Values {
 		require.Equal(t, wantDTB.Values[side].All(), got.Values[side].All(), "KMvKM.thai")
@@ -91,3 +94,12 @@ func TestWindow(t *testing.T) {
 		}
 	}
 }
+
+// rangeOnly hides a Table behind RangeTable, as a table file is.
+type rangeOnly struct{ t *Table }
+
+func (r rangeOnly) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.Value, error) {
+	return r.t.Range(side, lo, hi, dst)
+}
+
+func (r rangeOnly) Material() tb.Material { return r.t.Material() }

@@ -111,6 +111,12 @@ type Ranger interface {
 	Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.Value, error)
 }
 
+// RangeTable is a solved table read a range at a time.
+type RangeTable interface {
+	Ranger
+	Material() tb.Material
+}
+
 // Range returns the values of side in [lo, hi), in dst.
 func (t *Table) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.Value, error) {
 	return t.Values[side].Slice(lo, hi, dst), nil

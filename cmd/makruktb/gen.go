@@ -22,7 +22,7 @@ import (
 )
 
 func newGenCommand() *cobra.Command {
-	var dir, dtbProfiles string
+	var dir, scratch, dtbProfiles string
 	var threads, maxPieces int
 	var memory int64
 	var force, timings bool
@@ -46,10 +46,19 @@ an interrupted run never leaves a file that looks complete.`,
 			if err := checkSupported(targets); err != nil {
 				return err
 			}
-			if err := checkMemory(jobs, memory); err != nil {
+			dir = tableDir(dir)
+			if scratch == "" {
+				scratch = dir
+			}
+			for _, d := range []string{dir, scratch} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					return err
+				}
+			}
+			if err := checkResources(jobs, memory, scratch); err != nil {
 				return err
 			}
-			gn := &generation{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: tableDir(dir), threads: threads, force: force, timings: timings}
+			gn := &generation{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: dir, scratch: scratch, memory: memory, threads: threads, force: force, timings: timings}
 			return gn.run(cmd.Context(), jobs)
 		},
 	}
@@ -58,6 +67,7 @@ an interrupted run never leaves a file that looks complete.`,
 	addMemoryFlag(cmd, &memory)
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "generate every pawnless table with up to N pieces")
 	cmd.Flags().BoolVar(&force, "force", false, "regenerate the named tables even if present")
+	cmd.Flags().StringVar(&scratch, "scratch", "", "directory for the state of a table generated out of core (default: the table directory); its files are unlinked as soon as made, so nothing is left there however a run ends")
 	cmd.Flags().BoolVar(&timings, "timings", false, "print how long each stage of each table took (on stderr)")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	return cmd
@@ -156,6 +166,8 @@ func checkSupported(targets []tb.Material) error {
 type generation struct {
 	out, errOut io.Writer
 	dir         string
+	scratch     string // where tables out of core keep their state
+	memory      int64  // --memory: tables that need more go out of core
 	threads     int
 	force       bool // regenerate the targets even if present
 	timings     bool // print each table's stage times on errOut
@@ -209,33 +221,56 @@ func (gn *generation) run(ctx context.Context, jobs []job) error {
 
 // generate solves one table, writes it, records its checksum and adds its
 // row to the table of tables.
-func (gn *generation) generate(ctx context.Context, j job) error {
+func (gn *generation) generate(ctx context.Context, j job) (err error) {
 	start := time.Now()
 	m := j.id.Material
 	clock := &stageClock{}
-	bar := newBar(j.id.String())
+	var progress *bar
 	opts := retro.Options{Threads: gn.threads, Progress: func(p retro.Progress) {
 		clock.enter(string(p.Stage))
-		bar.update(p)
+		progress.update(p)
 	}}
+	e, err := j.estimate()
+	if err != nil {
+		return err
+	}
+	spill, err := j.outOfCore(e, gn.memory)
+	if err != nil {
+		return err
+	}
+	if spill {
+		opts.Scratch = gn.scratch
+		fmt.Fprintf(gn.out, "%-15s out of core: about %s of memory and %s of scratch in %s (in memory it would take %s)\n",
+			j.id, humanBytes(e.OutOfCoreMemory), humanBytes(e.Scratch), gn.scratch, humanBytes(e.Memory))
+		if read, written, ok := diskIO(); ok {
+			defer func() {
+				if r, w, ok := diskIO(); ok && err == nil {
+					fmt.Fprintf(gn.out, "%-15s out of core: %s read from disk, %s written\n", j.id, humanBytes(r-read), humanBytes(w-written))
+				}
+			}()
+		}
+	}
+	progress = newBar(j.id.String())
 	var table *retro.Table
-	var err error
 	metric := probe.DTM
 	clock.enter("load") // the sub-tables; the generator's progress starts the next stage
 	if j.rules == nil {
 		table, err = retro.Generate(ctx, m, gn.cache.DTM, opts)
 	} else {
 		metric = probe.DTB
-		if opts.Draws, err = widerBoardTable(gn.dir, m, j.rules, gn.cache); err != nil {
+		var closeDraws func()
+		if opts.Draws, closeDraws, err = gn.draws(m, j.rules, spill); err != nil {
 			err = fmt.Errorf("generate %s: %w", j.id, err)
 		} else {
 			table, err = retro.GenerateDTB(ctx, m, j.rules, gn.cache.DTM, gn.cache.Board(j.rules.Name), opts)
+			closeDraws()
 		}
 	}
-	bar.finish()
+	progress.finish()
 	if err != nil {
 		return err // retro's errors name the table
 	}
+	defer table.Close() // out of core: its scratch files go
 	path := j.id.Path(gn.dir)
 	clock.enter("write")
 	if err := probe.WriteFile(path, table.Space, metric, j.id.Rules, table.Values); err != nil {
@@ -246,7 +281,9 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 	if err != nil {
 		return err
 	}
-	gn.cache.Keep(j.id, table)
+	if !table.OutOfCore() { // out of core, the table lives until Close
+		gn.cache.Keep(j.id, table)
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -264,18 +301,44 @@ func (gn *generation) generate(ctx context.Context, j job) error {
 	return store.UpdateRow(gn.dir, row.row())
 }
 
-// widerBoardTable returns a DTB table of m already in dir under a built-in
-// profile whose goals include those of r, whose draws the DTB generation
-// under r may take (retro.GoalsIncluded); nil if there is none.
-func widerBoardTable(dir string, m tb.Material, r *honour.Rules, cache *store.Cache) (*retro.Table, error) {
+// draws returns what a DTB generation of m under r takes its draws from:
+// a DTB table of m already in the directory under a built-in profile whose
+// goals include those of r (retro.GoalsIncluded), or nil, which lets
+// GenerateDTB read m's DTM table. Out of core, that table or the DTM table
+// is read from its file a king pair at a time instead of held whole.
+// done closes what draws opened.
+func (gn *generation) draws(m tb.Material, r *honour.Rules, outOfCore bool) (draws retro.RangeTable, done func(), err error) {
+	id, wider := widerBoardID(gn.dir, m, r)
+	if !outOfCore {
+		if !wider {
+			return nil, func() {}, nil
+		}
+		t, err := gn.cache.Load(id)
+		if err != nil {
+			return nil, nil, err
+		}
+		return t, func() {}, nil
+	}
+	if !wider {
+		id = probe.DTMID(m)
+	}
+	f, err := probe.OpenFile(id.Path(gn.dir))
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// widerBoardID names the DTB table of m under a wider profile (see draws),
+// if there is one.
+func widerBoardID(dir string, m tb.Material, r *honour.Rules) (probe.ID, bool) {
 	for _, w := range honour.BuiltinRules() {
 		id := probe.ID{Material: m, Rules: w.Name}
-		if w.Name == r.Name || w.BoardPlies == 0 || !store.Present(dir, id) || !retro.GoalsIncluded(r, &w, m) {
-			continue
+		if w.Name != r.Name && w.BoardPlies > 0 && store.Present(dir, id) && retro.GoalsIncluded(r, &w, m) {
+			return id, true
 		}
-		return cache.Load(id)
 	}
-	return nil, nil
+	return probe.ID{}, false
 }
 
 // countDraws returns the count-draw cell of a freshly generated table:

@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 )
 
 // memoryMargin is what the default --memory leaves of the machine's RAM
@@ -75,7 +77,7 @@ func machineMemory() int64 {
 // addMemoryFlag adds --memory, by default the machine's RAM less a margin.
 func addMemoryFlag(cmd *cobra.Command, limit *int64) {
 	*limit = max(machineMemory()-memoryMargin, 0)
-	cmd.Flags().Var((*sizeFlag)(limit), "memory", "refuse, before any work, a table whose estimated peak memory exceeds SIZE (0: no limit; default: the machine's RAM less 2 GiB)")
+	cmd.Flags().Var((*sizeFlag)(limit), "memory", "the memory a table may take: one that needs more in memory is generated out of core (its state on disk, see --scratch), one that needs more even then is refused before any work (0: no limit; default: the machine's RAM less 2 GiB)")
 }
 
 // estimate returns a planned job's estimate.
@@ -83,21 +85,80 @@ func (j job) estimate() (retro.Estimate, error) {
 	return retro.EstimateTable(j.id.Material, j.rules != nil)
 }
 
-// checkMemory refuses, before any work, a plan with a table whose
-// estimated peak memory exceeds limit (0: no limit).
-func checkMemory(jobs []job, limit int64) error {
-	if limit <= 0 {
-		return nil
+// outOfCore says whether a table of estimate e is generated out of core
+// within limit (0: no limit), or why it cannot be generated within it.
+func (j job) outOfCore(e retro.Estimate, limit int64) (bool, error) {
+	switch {
+	case limit <= 0 || e.Memory <= limit:
+		return false, nil
+	case e.OutOfCoreMemory <= limit:
+		return true, nil
 	}
+	return false, fmt.Errorf("cannot generate %s: it needs about %s of memory (%d indices per side), or %s out of core; --memory allows %s (see makruktb plan)",
+		j.id, humanBytes(e.Memory), e.Indices, humanBytes(e.OutOfCoreMemory), humanBytes(limit))
+}
+
+// checkResources refuses, before any work, a plan with a table that does
+// not fit limit even out of core, or whose scratch files would not fit in
+// the free space of the scratch directory.
+func checkResources(jobs []job, limit int64, scratch string) error {
+	var need int64
+	var needing probe.ID
 	for _, j := range jobs {
 		e, err := j.estimate()
 		if err != nil {
 			return err
 		}
-		if e.Memory > limit {
-			return fmt.Errorf("cannot generate %s: it needs about %s of memory (%d indices per side), --memory allows %s (see makruktb plan)",
-				j.id, humanBytes(e.Memory), e.Indices, humanBytes(limit))
+		spill, err := j.outOfCore(e, limit)
+		if err != nil {
+			return err
+		}
+		if spill && e.Scratch > need {
+			need, needing = e.Scratch, j.id
 		}
 	}
+	if need == 0 {
+		return nil
+	}
+	free, err := freeDisk(scratch)
+	if err != nil {
+		return fmt.Errorf("--scratch: %w", err)
+	}
+	if free < need {
+		return fmt.Errorf("cannot generate %s out of core: its scratch files take %s, %s has %s free (--scratch names another directory)",
+			needing, humanBytes(need), scratch, humanBytes(free))
+	}
 	return nil
+}
+
+// freeDisk returns the space an unprivileged writer may still use in dir.
+func freeDisk(dir string) (int64, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return 0, &os.PathError{Op: "statfs", Path: dir, Err: err}
+	}
+	return int64(st.Bavail) * int64(st.Bsize), nil
+}
+
+// diskIO returns the bytes this process has read from and written to
+// storage so far (/proc/self/io), or ok false where the kernel does not
+// tell.
+func diskIO() (read, written int64, ok bool) {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0, 0, false
+	}
+	var found int
+	for _, line := range strings.Split(string(data), "\n") {
+		name, value, _ := strings.Cut(line, ": ")
+		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		switch {
+		case err != nil:
+		case name == "read_bytes":
+			read, found = n, found+1
+		case name == "write_bytes":
+			written, found = n, found+1
+		}
+	}
+	return read, written, found == 2
 }

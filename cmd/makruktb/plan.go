@@ -19,8 +19,11 @@ func newPlanCommand() *cobra.Command {
 gen orders them) with its index size and the estimates gen checks before
 any work: peak memory (the table's state and the sub-tables it reads),
 the file's size and the wall time on a 2-core machine; then the totals, in
-CPU-hours for the time. Tables the generator cannot make, or whose memory
-exceeds --memory, are marked. Nothing is generated.`,
+CPU-hours for the time. A table whose memory exceeds --memory is
+generated out of core, its state in scratch files: the plan gives the
+memory and scratch disk it then takes. Tables the generator cannot make,
+or that exceed --memory even out of core, are marked. Nothing is
+generated.`,
 		Example: "  makruktb plan KRSvKN\n  makruktb plan --max-pieces 6 --dtb none",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, jobs, err := planFlags(maxPieces, args, dtbProfiles)
@@ -28,29 +31,39 @@ exceeds --memory, are marked. Nothing is generated.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
-			fmt.Fprintln(out, "| table | pieces | index per side | memory | file | time (2 cores) | note |\n|---|---|---|---|---|---|---|")
+			fmt.Fprintln(out, "| table | pieces | index per side | memory | out of core: memory | scratch | file | time (2 cores) | note |\n|---|---|---|---|---|---|---|---|---|")
 			var total retro.Estimate
-			var peak int64
-			var tables, refused int
+			var peak, peakOutOfCore int64
+			var tables, refused, outOfCore int
 			for _, j := range jobs {
 				tables++
 				e, err := j.estimate()
 				if err != nil {
 					refused++
-					fmt.Fprintf(out, "| %s | %d | | | | | cannot: %v |\n", j.id, j.id.Material.Pieces(), err)
+					fmt.Fprintf(out, "| %s | %d | | | | | | | cannot: %v |\n", j.id, j.id.Material.Pieces(), err)
 					continue
 				}
 				note := ""
-				if memory > 0 && e.Memory > memory {
+				switch spill, err := j.outOfCore(e, memory); {
+				case err != nil:
 					refused++
-					note = "exceeds --memory " + humanBytes(memory)
+					note = "exceeds --memory " + humanBytes(memory) + " even out of core"
+				case spill:
+					outOfCore++
+					note = "out of core"
+					peakOutOfCore = max(peakOutOfCore, e.OutOfCoreMemory)
+				default:
+					peak = max(peak, e.Memory)
 				}
-				fmt.Fprintf(out, "| %s | %d | %d | %s | %s | %s | %s |\n", j.id, j.id.Material.Pieces(), e.Indices, humanBytes(e.Memory), humanBytes(e.Disk), e.Time.Round(time.Second), note)
+				fmt.Fprintf(out, "| %s | %d | %d | %s | %s | %s | %s | %s | %s |\n", j.id, j.id.Material.Pieces(), e.Indices, humanBytes(e.Memory),
+					humanBytes(e.OutOfCoreMemory), humanBytes(e.Scratch), humanBytes(e.Disk), e.Time.Round(time.Second), note)
 				total.Disk += e.Disk
 				total.Time += e.Time
-				peak = max(peak, e.Memory)
 			}
 			fmt.Fprintf(out, "\n%d tables: %.1f CPU-hours (%s wall on 2 cores), peak memory %s, %s of files", tables, 2*total.Time.Hours(), total.Time.Round(time.Second), humanBytes(peak), humanBytes(total.Disk))
+			if outOfCore > 0 {
+				fmt.Fprintf(out, "; %d out of core, within %s (the time in memory; out of core adds its disk traffic)", outOfCore, humanBytes(peakOutOfCore))
+			}
 			if refused > 0 {
 				fmt.Fprintf(out, "; %d cannot be generated here", refused)
 			}
