@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test
+.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test
 
 all: build
 
@@ -56,6 +56,9 @@ verify: build
 # resubmitted; every file must match data/checksums.txt.
 cluster-test: build
 	bash .ci/cluster-test
+
+outofcore-test: build
+	bash .ci/outofcore-test
 
 test: fmt-check tidy-check vet lint ctest race
 	$(GO) test ./...

@@ -305,14 +305,26 @@ func (g *generator) parallel(ctx context.Context, stage Stage, depth int, work f
 			g.opts.Progress(Progress{Stage: stage, Depth: depth, Done: finished, Total: units})
 		}
 	}
+	// A pass of the iteration reads the slices of the units with a
+	// frontier, asked for a few units ahead; the other stages write
+	// their slices afresh, or read them once in order.
+	fetch := func(u int) {
+		if stage == StageIterate && u < len(w.units) && g.hasFrontier(w.units[u], value.Mate(depth)) {
+			g.fetchSlices(w.touches[u])
+		}
+	}
+	for u := range fetchAhead {
+		fetch(u)
+	}
 	err := parallel.For(ctx, units, g.opts.Threads, func(u int64) error {
+		fetch(int(u) + fetchAhead)
 		s := w.units[u]
 		work(s.side, s.k)
 		r.finished(int(u))
 		return nil
 	}, done)
 	for side := range g.states {
-		g.spill.dropWords(g.states[side].settled) // what lostByMoves read beyond the window
+		g.spill.drop(wordBytes(g.states[side].settled)) // what lostByMoves read beyond the window
 		g.spill.drop(g.states[side].codes)
 	}
 	return err
@@ -320,13 +332,43 @@ func (g *generator) parallel(ctx context.Context, stage Stage, depth int, work f
 
 // dropSlice lets the state of one side and king pair go (spill.drop).
 func (g *generator) dropSlice(sl slice) {
+	settled, codes := g.sliceState(sl)
+	g.spill.drop(wordBytes(settled))
+	g.spill.drop(codes)
+}
+
+// hasFrontier reports whether the presence bits of slice sl hold code.
+func (g *generator) hasFrontier(sl slice, code value.Value) bool {
+	per := g.space.PerKingPair()
+	lo, hi := uint64(sl.k)*per, uint64(sl.k+1)*per
+	for b := lo >> presenceShift; b<<presenceShift < hi; b++ {
+		if g.present.has(sl.side, b, code) {
+			return true
+		}
+	}
+	return false
+}
+
+// fetchSlices asks for the state of the slices in advance (spill.fetch).
+func (g *generator) fetchSlices(sls []slice) {
+	for _, sl := range sls {
+		settled, codes := g.sliceState(sl)
+		g.spill.fetch(wordBytes(settled))
+		g.spill.fetch(codes)
+	}
+}
+
+// sliceState returns the settled bits and state bytes of a slice (the
+// bytes nil before makeCodes).
+func (g *generator) sliceState(sl slice) ([]uint64, []byte) {
 	s := &g.states[sl.side]
 	per := g.space.PerKingPair()
 	lo, hi := uint64(sl.k)*per, uint64(sl.k+1)*per
-	g.spill.dropWords(s.settled[lo/64 : (hi+63)/64])
+	var codes []byte
 	if s.codes != nil {
-		g.spill.drop(s.codes[lo:hi])
+		codes = s.codes[lo:hi]
 	}
+	return s.settled[lo/64 : (hi+63)/64], codes
 }
 
 // finish turns states into final values: undecided positions draw. Each
@@ -341,6 +383,12 @@ func (g *generator) finish() (*Table, error) {
 	}
 	report()
 	t := &Table{Space: g.space, HolesMarked: true, spill: g.spill}
+	if g.spill != nil {
+		for side := range g.states {
+			g.spill.sequential(g.states[side].codes) // read in order from here on
+			g.spill.sequential(wordBytes(g.states[side].settled))
+		}
+	}
 	var errs [2]error
 	for side := range g.states {
 		wg.Go(func() {
@@ -358,7 +406,7 @@ func (g *generator) finish() (*Table, error) {
 					}
 				}
 				if g.spill != nil {
-					g.spill.dropWords(s.settled[lo:hi])
+					g.spill.drop(wordBytes(s.settled[lo:hi]))
 					g.spill.drop(s.codes[64*lo : min(64*hi, len(s.codes))])
 				}
 			}

@@ -112,6 +112,10 @@ func (sp *spill) bytes(n uint64) ([]byte, error) {
 		f.Close()
 		return nil, fmt.Errorf("map %s of scratch: %w", gib(int64(n)), err)
 	}
+	// No read-around: a fault would read the device's whole readahead
+	// (often megabytes) around a page the window may touch once. The
+	// slices a unit needs are asked for in advance instead (fetch).
+	_ = unix.Madvise(mem, unix.MADV_RANDOM)
 	sp.mu.Lock()
 	sp.files = append(sp.files, &mappedFile{f: f, mem: mem})
 	sp.mu.Unlock()
@@ -133,13 +137,8 @@ func (sp *spill) words(n uint64) ([]uint64, error) {
 // that the kernel may reclaim them. It changes no byte: the next access
 // reads them back.
 func (sp *spill) drop(b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	page := uintptr(os.Getpagesize())
-	start := uintptr(unsafe.Pointer(&b[0]))
-	lo, hi := (start+page-1)&^(page-1), (start+uintptr(len(b)))&^(page-1)
-	if lo >= hi {
+	lo, hi, ok := pagesWithin(b, false)
+	if !ok {
 		return
 	}
 	for _, mf := range sp.files {
@@ -147,18 +146,58 @@ func (sp *spill) drop(b []byte) {
 		if lo < base || hi > base+uintptr(len(mf.mem)) {
 			continue
 		}
-		off := lo - base
-		_ = unix.Madvise(mf.mem[off:hi-base], unix.MADV_DONTNEED)
-		_ = unix.SyncFileRange(int(mf.f.Fd()), int64(off), int64(hi-lo), unix.SYNC_FILE_RANGE_WRITE)
+		madvise(lo, hi, unix.MADV_DONTNEED)
+		_ = unix.SyncFileRange(int(mf.f.Fd()), int64(lo-base), int64(hi-lo), unix.SYNC_FILE_RANGE_WRITE)
 		return
 	}
 }
 
-// dropWords is drop for settled bits.
-func (sp *spill) dropWords(w []uint64) {
-	if len(w) > 0 {
-		sp.drop(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)))
+// madvise gives the kernel advice on the pages lo … hi (page-aligned
+// addresses inside a mapping of a spill). Advice failing is harmless.
+func madvise(lo, hi uintptr, advice int) {
+	_, _, _ = unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, uintptr(advice))
+}
+
+// fetch asks the kernel to read the pages of b (part of a mapping of sp)
+// in the background, in large reads: a unit of work is about to touch them.
+func (sp *spill) fetch(b []byte) {
+	if lo, hi, ok := pagesWithin(b, true); ok {
+		madvise(lo, hi, unix.MADV_WILLNEED)
 	}
+}
+
+// sequential tells the kernel that b is about to be read in order (a
+// finished table, by its writer): read-around is welcome again.
+func (sp *spill) sequential(b []byte) {
+	if lo, hi, ok := pagesWithin(b, true); ok {
+		madvise(lo, hi, unix.MADV_SEQUENTIAL)
+	}
+}
+
+// pagesWithin returns the page-aligned address range of the pages wholly
+// inside b, or, with touching, of every page b touches.
+func pagesWithin(b []byte, touching bool) (lo, hi uintptr, ok bool) {
+	if len(b) == 0 {
+		return 0, 0, false
+	}
+	page := uintptr(os.Getpagesize())
+	start := uintptr(unsafe.Pointer(&b[0]))
+	end := start + uintptr(len(b))
+	if touching {
+		lo, hi = start&^(page-1), (end+page-1)&^(page-1)
+	} else {
+		lo, hi = (start+page-1)&^(page-1), end&^(page-1)
+	}
+	return lo, hi, lo < hi
+}
+
+// wordBytes returns the bytes of settled bits, for drop, fetch and
+// sequential.
+func wordBytes(w []uint64) []byte {
+	if len(w) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w))
 }
 
 // trimEvery lets every page of sp's files go once a period, until close. A
@@ -213,8 +252,13 @@ type slice struct {
 type window struct {
 	units   []slice
 	release [][]slice
-	peak    int // the most slices held at once
+	touches [][]slice // touches[u]: every slice unit u touches
+	peak    int       // the most slices held at once
 }
+
+// fetchAhead is how many units ahead of the work the slices it will touch
+// are asked for (spill.fetch).
+const fetchAhead = 4
 
 // newWindow orders the units of a pass out of core (see spill). With
 // neighbours false, a unit touches its own slice only (the seed); with
@@ -222,7 +266,7 @@ type window struct {
 // other side's king steps to (the iteration).
 func newWindow(space *index.Space, neighbours bool) *window {
 	n := space.KingPairs()
-	w := &window{release: make([][]slice, 2*n)}
+	w := &window{release: make([][]slice, 2*n), touches: make([][]slice, 2*n)}
 	for side := tb.White; side <= tb.Black; side++ {
 		order := make([]int, 0, n)
 		for k := range n {
@@ -243,6 +287,7 @@ func newWindow(space *index.Space, neighbours bool) *window {
 	}
 	first, last := map[touched]int{}, map[touched]int{}
 	touch := func(s slice, u int) {
+		w.touches[u] = append(w.touches[u], s)
 		t := touched{s, w.units[u].side}
 		if f, ok := first[t]; !ok || u < f {
 			first[t] = u
