@@ -65,6 +65,9 @@
 // settled bits and lets the table they come from go.
 // The large arrays ask for huge pages (hugepages_linux.go): they are read
 // at random, and 4 KiB pages would miss the TLB at nearly every update.
+// Out of core (Options.Scratch, spill.go) the same arrays are mapped from
+// scratch files, and each pass visits the king pairs in an order that lets
+// it hold a few dozen slices of the state at a time.
 //
 // Stage 3 (generator.finish) turns the state bytes into the table's
 // value.Array in place. The verifier (verify.go) checks a finished table position by

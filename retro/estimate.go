@@ -25,11 +25,28 @@ type Estimate struct {
 	OutOfCoreMemory int64
 	// Scratch is the disk a generation out of core keeps its state on.
 	Scratch int64
+	// OutOfCoreRead and OutOfCoreWritten are the disk traffic out of core
+	// when the page cache holds next to nothing of the state, and
+	// OutOfCoreTime the wall time then: Time plus that traffic at this
+	// machine's disk rates. Memory to spare for the page cache lowers both.
+	OutOfCoreRead, OutOfCoreWritten int64
+	OutOfCoreTime                   time.Duration
 	// Time is the wall time on this project's 2-core machine: 0.13–0.28 µs
 	// per index and side up to five pieces (KRvKN 0.13, KRSvKN 0.15, KRRvKN
 	// 0.17, KSSSvK 0.28); this takes 0.2 µs.
 	Time time.Duration
 }
+
+// The rates of a generation out of core, measured on the 2-core machine:
+// KRSvKN in a 256 MiB memory cgroup (its state takes 1.06 GB) read 66.6 GB
+// and wrote 26.5 GB, some 90 passes of a little under its state each;
+// the disk reads 670 MB/s and writes 283 MB/s (dd, direct I/O).
+const (
+	estimateReadPerIndex    = 70 // bytes per index and side
+	estimateWrittenPerIndex = 28
+	estimateReadRate        = 670e6 // bytes per second
+	estimateWriteRate       = 283e6
+)
 
 // outOfCoreMargin is what a generation out of core takes beside its
 // arrays: the runtime, the overflow values, the file writer's buffers.
@@ -65,6 +82,9 @@ func EstimateTable(m tb.Material, dtb bool) (Estimate, error) {
 	window := int64(newWindow(space, true).peak) * int64(per+per/8+2*8)
 	ranges := 2 * 2 * int64(per) * 2 // a DTB seed's draws, read a king pair at a time by two workers
 	e.OutOfCoreMemory = window + 2*int64(newPresenceBytes(size)) + ranges + outOfCoreMargin
+	e.OutOfCoreRead = estimateReadPerIndex * 2 * int64(size)
+	e.OutOfCoreWritten = estimateWrittenPerIndex * 2 * int64(size)
+	e.OutOfCoreTime = e.Time + time.Duration((float64(e.OutOfCoreRead)/estimateReadRate+float64(e.OutOfCoreWritten)/estimateWriteRate)*float64(time.Second))
 	seen := map[tb.Material]bool{}
 	for _, sub := range m.Captures() {
 		canon, _ := sub.Canonical()

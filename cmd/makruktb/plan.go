@@ -21,7 +21,8 @@ any work: peak memory (the table's state and the sub-tables it reads),
 the file's size and the wall time on a 2-core machine; then the totals, in
 CPU-hours for the time. A table whose memory exceeds --memory is
 generated out of core, its state in scratch files: the plan gives the
-memory and scratch disk it then takes. Tables the generator cannot make,
+memory, scratch disk, disk traffic and time it then takes (the traffic
+and time at worst, when the page cache holds next to nothing). Tables the generator cannot make,
 or that exceed --memory even out of core, are marked. Nothing is
 generated.`,
 		Example: "  makruktb plan KRSvKN\n  makruktb plan --max-pieces 6 --dtb none",
@@ -31,7 +32,7 @@ generated.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
-			fmt.Fprintln(out, "| table | pieces | index per side | memory | out of core: memory | scratch | file | time (2 cores) | note |\n|---|---|---|---|---|---|---|---|---|")
+			fmt.Fprintln(out, "| table | pieces | index per side | memory | file | time (2 cores) | out of core: memory | scratch | disk read, written | time | note |\n|---|---|---|---|---|---|---|---|---|---|---|")
 			var total retro.Estimate
 			var peak, peakOutOfCore int64
 			var tables, refused, outOfCore int
@@ -40,11 +41,12 @@ generated.`,
 				e, err := j.estimate()
 				if err != nil {
 					refused++
-					fmt.Fprintf(out, "| %s | %d | | | | | | | cannot: %v |\n", j.id, j.id.Material.Pieces(), err)
+					fmt.Fprintf(out, "| %s | %d | | | | | | | | | cannot: %v |\n", j.id, j.id.Material.Pieces(), err)
 					continue
 				}
 				note := ""
-				switch spill, err := j.outOfCore(e, memory); {
+				spill, err := j.outOfCore(e, memory)
+				switch {
 				case err != nil:
 					refused++
 					note = "exceeds --memory " + humanBytes(memory) + " even out of core"
@@ -55,14 +57,18 @@ generated.`,
 				default:
 					peak = max(peak, e.Memory)
 				}
-				fmt.Fprintf(out, "| %s | %d | %d | %s | %s | %s | %s | %s | %s |\n", j.id, j.id.Material.Pieces(), e.Indices, humanBytes(e.Memory),
-					humanBytes(e.OutOfCoreMemory), humanBytes(e.Scratch), humanBytes(e.Disk), e.Time.Round(time.Second), note)
+				fmt.Fprintf(out, "| %s | %d | %d | %s | %s | %s | %s | %s | %s, %s | %s | %s |\n", j.id, j.id.Material.Pieces(), e.Indices,
+					humanBytes(e.Memory), humanBytes(e.Disk), e.Time.Round(time.Second),
+					humanBytes(e.OutOfCoreMemory), humanBytes(e.Scratch), humanBytes(e.OutOfCoreRead), humanBytes(e.OutOfCoreWritten), e.OutOfCoreTime.Round(time.Second), note)
 				total.Disk += e.Disk
 				total.Time += e.Time
+				if spill {
+					total.Time += e.OutOfCoreTime - e.Time
+				}
 			}
 			fmt.Fprintf(out, "\n%d tables: %.1f CPU-hours (%s wall on 2 cores), peak memory %s, %s of files", tables, 2*total.Time.Hours(), total.Time.Round(time.Second), humanBytes(peak), humanBytes(total.Disk))
 			if outOfCore > 0 {
-				fmt.Fprintf(out, "; %d out of core, within %s (the time in memory; out of core adds its disk traffic)", outOfCore, humanBytes(peakOutOfCore))
+				fmt.Fprintf(out, "; %d out of core, within %s (their time with their disk traffic at worst)", outOfCore, humanBytes(peakOutOfCore))
 			}
 			if refused > 0 {
 				fmt.Fprintf(out, "; %d cannot be generated here", refused)
