@@ -65,11 +65,11 @@ test: fmt-check tidy-check vet lint ctest race
 
 # The concurrent code under the race detector, on small tables so that it
 # stays fast: the prober and its block cache, the parallel writer and
-# reader, the generator's and verifier's workers, the server and the
-# directory lock.
+# reader, the generator's and verifier's workers (in memory and out of
+# core), the server and the directory lock.
 race:
 	$(GO) test -race -count=1 ./probe/... -run 'TestConcurrentProbes|TestBlockCache|TestWrite|TestLoadAllNamesFirstBadBlock|TestCorruptTableInDirectory|TestListEditsDoNotGetLost'
-	$(GO) test -race -count=1 ./tb/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN'
+	$(GO) test -race -count=1 ./tb/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN|TestOutOfCoreTwoWorkers'
 	$(GO) test -race -count=1 ./uci -run 'TestAdapter'
 	$(GO) test -race -count=1 ./cmd/makruktb -run 'TestServe|TestLoad|TestGoldenChecksums|TestResponseCache'
 

@@ -103,3 +103,15 @@ func (r rangeOnly) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]val
 }
 
 func (r rangeOnly) Material() tb.Material { return r.t.Material() }
+
+// Two workers out of core release and fetch slices concurrently (run
+// under the race detector by make race).
+func TestOutOfCoreTwoWorkers(t *testing.T) {
+	want := solve(t, "KRvKN")
+	got, err := Generate(context.Background(), tb.MustParseMaterial("KRvKN"), shared.get, Options{Scratch: t.TempDir(), Threads: 2})
+	require.NoError(t, err)
+	defer got.Close()
+	for side := range got.Values {
+		require.Equal(t, want.Values[side].All(), got.Values[side].All())
+	}
+}
