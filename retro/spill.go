@@ -1,6 +1,8 @@
 package retro
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // # Out of core: the state in scratch files
@@ -352,4 +355,73 @@ func (r *releaser) finished(u int) {
 	for _, s := range out {
 		r.drop(s)
 	}
+}
+
+// LoadOutOfCore reads a whole table from src (a table file read a king
+// pair at a time, probe.File) into scratch files under dir, mapped as
+// Spill does for a generation, so that a verification of a table larger
+// than memory holds only what it is reading: the pages are let go every
+// quarter second and read back from the page cache or the disk. Close
+// frees the files.
+func LoadOutOfCore(ctx context.Context, src RangeTable, space *index.Space, dir string, opts Options) (t *Table, err error) {
+	defer wrapError(&err, "load %s out of core", src.Material())
+	if space.Material() != src.Material() {
+		return nil, fmt.Errorf("index of %s given for a table of %s", space.Material(), src.Material())
+	}
+	sp, err := newSpill(dir, int64(2*space.Size()))
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			sp.close()
+		}
+	}()
+	var codes [2][]byte
+	for side := range codes {
+		if codes[side], err = sp.bytes(space.Size()); err != nil {
+			return nil, err
+		}
+	}
+	per := space.PerKingPair()
+	var mu sync.Mutex
+	var wide [2][]value.Wide
+	var failed error
+	var failedOnce sync.Once
+	err = forKingPairs(ctx, space, &opts, StageVerify, 0, func(side tb.Color, k int) {
+		lo, hi := uint64(k)*per, uint64(k+1)*per
+		buf := rangeBuffers.Get().(*[]value.Value)
+		defer rangeBuffers.Put(buf)
+		vals, err := src.Range(side, lo, hi, *buf)
+		if err != nil {
+			failedOnce.Do(func() { failed = err })
+			return
+		}
+		*buf = vals
+		out := codes[side][lo:hi]
+		for x, v := range vals {
+			out[x] = codeByte(v)
+			if v >= value.Overflow {
+				mu.Lock()
+				wide[side] = append(wide[side], value.Wide{Index: lo + uint64(x), Value: v})
+				mu.Unlock()
+			}
+		}
+		sp.drop(out)
+	})
+	if failed != nil {
+		return nil, failed
+	}
+	if err != nil {
+		return nil, err
+	}
+	t = &Table{Space: space, spill: sp}
+	for side := range codes {
+		slices.SortFunc(wide[side], func(a, b value.Wide) int { return cmp.Compare(a.Index, b.Index) })
+		if t.Values[side], err = value.ArrayFrom(codes[side], wide[side]); err != nil {
+			return nil, err
+		}
+	}
+	sp.trimEvery(250 * time.Millisecond)
+	return t, nil
 }

@@ -115,3 +115,36 @@ func TestOutOfCoreTwoWorkers(t *testing.T) {
 		require.Equal(t, want.Values[side].All(), got.Values[side].All())
 	}
 }
+
+// A table loaded out of core reads as the one it came from, values beyond
+// a byte included, and verifies.
+func TestLoadOutOfCore(t *testing.T) {
+	table := solve(t, "KRvKN")
+	got, err := LoadOutOfCore(context.Background(), rangeOnly{table}, table.Space, t.TempDir(), Options{Threads: 2})
+	require.NoError(t, err)
+	for side := range got.Values {
+		require.Equal(t, table.Values[side].All(), got.Values[side].All())
+	}
+	require.NoError(t, Verify(context.Background(), got, shared.get, Options{}))
+	require.NoError(t, got.Close())
+
+	space, err := index.New(tb.MustParseMaterial("KRvK"))
+	require.NoError(t, err)
+	var wide Table
+	wide.Space = space
+	for side := range wide.Values {
+		vals := make([]value.Value, space.Size())
+		for i := range vals {
+			vals[i] = value.Value(i*7+side) % 600
+		}
+		wide.Values[side] = value.ArrayOf(vals)
+	}
+	got, err = LoadOutOfCore(context.Background(), rangeOnly{&wide}, space, t.TempDir(), Options{})
+	require.NoError(t, err)
+	defer got.Close()
+	for side := range got.Values {
+		require.Equal(t, wide.Values[side].All(), got.Values[side].All())
+	}
+	_, err = LoadOutOfCore(context.Background(), rangeOnly{&wide}, table.Space, t.TempDir(), Options{})
+	require.ErrorContains(t, err, "index of KRvKN given for a table of KRvK")
+}

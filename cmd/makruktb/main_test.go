@@ -460,3 +460,21 @@ func TestMemoryFlag(t *testing.T) {
 		require.Equal(t, humanBytes(ram-memoryMargin), f.DefValue)
 	}
 }
+
+// verify reads out of core the tables that would pass --memory held whole,
+// checks every value as it would in memory, and leaves no scratch file.
+func TestVerifyOutOfCore(t *testing.T) {
+	dir, scratch := t.TempDir(), t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "--dtb", "thai", "KRvKN")
+	require.NoError(t, err)
+	out, err := run(t, "verify", "--tables", dir, "--memory", "1MiB", "--scratch", scratch, "KRvKN")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "KRvKN           out of core: the values in scratch files in "+scratch)
+	require.Equal(t, 2, strings.Count(out, " ok "), out)
+	entries, err := os.ReadDir(scratch)
+	require.NoError(t, err)
+	require.Empty(t, entries)
+	out, err = run(t, "verify", "--tables", dir, "KRvKN")
+	require.NoError(t, err, out)
+	require.NotContains(t, out, "out of core")
+}

@@ -16,11 +16,12 @@ import (
 )
 
 func newVerifyCommand() *cobra.Command {
-	var dir string
+	var dir, scratch string
 	var threads int
 	var pending bool
+	var memory int64
 	cmd := &cobra.Command{
-		Use:   "verify [--tables DIR] [--pending] [MATERIAL | MATERIAL.PROFILE ...]",
+		Use:   "verify [--tables DIR] [--pending] [--memory SIZE] [MATERIAL | MATERIAL.PROFILE ...]",
 		Short: "Check tables: checksums, then every value against its successors",
 		Long: `Check tables: the file's SHA-256 against the directory's SHA256SUMS and
 the reference checksums, and its internal checksums; then every stored
@@ -30,11 +31,17 @@ the board's-honour (DTB) tables of it in the directory; MATERIAL.PROFILE
 (e.g. KRvKN.thai) names one DTB table. Without arguments, every table in
 the directory is checked. A table that passes gets the day in the
 directory's catalogue; --pending skips the tables whose mark there names
-their current checksum, so a long verification can be resumed.
+their current checksum, so a long verification can be resumed. Tables
+that would take more than --memory held whole are read out of core: their
+values go to scratch files (--scratch, default the table directory) and
+memory holds only what the pass is reading.
 Exits non-zero on any mismatch, naming the position.`,
 		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK\n  makruktb verify KRSvKN.thai\n  makruktb verify --pending",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := tableDir(dir)
+			if scratch == "" {
+				scratch = dir
+			}
 			ids, err := verifyTargets(dir, args)
 			if err != nil {
 				return err
@@ -49,10 +56,10 @@ Exits non-zero on any mismatch, naming the position.`,
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d tables not yet verified\n", len(ids))
 			}
-			cache := store.NewCache(dir, 5)
+			v := &verification{cmd: cmd, dir: dir, scratch: scratch, memory: memory, sums: sums, cache: store.NewCache(dir, 5), threads: threads}
 			failed := 0
 			for _, group := range byMaterial(ids) {
-				n, err := verifyMaterial(cmd, dir, group, sums, cache, threads)
+				n, err := v.material(group)
 				if err != nil {
 					return err
 				}
@@ -66,6 +73,9 @@ Exits non-zero on any mismatch, naming the position.`,
 	}
 	addTablesFlag(cmd, &dir)
 	addThreadsFlag(cmd, &threads)
+	memory = max(machineMemory()-memoryMargin, 0)
+	cmd.Flags().Var((*sizeFlag)(&memory), "memory", "read out of core the tables of a material that would take more than SIZE held whole (0: no limit; default: the machine's RAM less 2 GiB)")
+	cmd.Flags().StringVar(&scratch, "scratch", "", "directory for the values of tables read out of core (default: the table directory); its files are unlinked as soon as made")
 	cmd.Flags().BoolVar(&pending, "pending", false, "only the tables that the directory's catalogue does not list as verified with their current checksum")
 	return cmd
 }
@@ -142,11 +152,22 @@ func byMaterial(ids []probe.ID) [][]probe.ID {
 	return groups
 }
 
-// verifyMaterial checks tables of one material: each file's checksums,
-// then the values of every table that passed them, in one pass
+// verification is one run of verify.
+type verification struct {
+	cmd          *cobra.Command
+	dir, scratch string
+	memory       int64 // --memory: materials that need more are read out of core
+	sums         map[string]string
+	cache        *store.Cache
+	threads      int
+}
+
+// material checks tables of one material: each file's checksums, then
+// the values of every table that passed them, in one pass
 // (retro.VerifyTogether). It prints a line per table and returns how many
 // failed; an error means the pass was interrupted.
-func verifyMaterial(cmd *cobra.Command, dir string, ids []probe.ID, sums map[string]string, cache *store.Cache, threads int) (int, error) {
+func (v *verification) material(ids []probe.ID) (int, error) {
+	cmd, dir := v.cmd, v.dir
 	start := time.Now()
 	out := cmd.OutOrStdout()
 	failed := 0
@@ -154,15 +175,23 @@ func verifyMaterial(cmd *cobra.Command, dir string, ids []probe.ID, sums map[str
 		fmt.Fprintf(out, "%-15s FAILED: %v\n", id, err)
 		failed++
 	}
+	outOfCore, err := v.outOfCore(ids)
+	if err != nil {
+		return 0, err
+	}
+	if outOfCore {
+		fmt.Fprintf(out, "%-15s out of core: the values in scratch files in %s (held whole they would pass --memory %s)\n", ids[0].Material, v.scratch, humanBytes(v.memory))
+	}
 	var passed []probe.ID
 	var checks []retro.Check
 	var fileSums []string
 	for _, id := range ids {
-		c, sum, err := loadCheck(dir, id, sums, cache)
+		c, sum, err := v.load(id, outOfCore)
 		if err != nil {
 			fail(id, err)
 			continue
 		}
+		defer c.Table.Close() // out of core: its scratch files go
 		passed = append(passed, id)
 		checks = append(checks, c)
 		fileSums = append(fileSums, sum)
@@ -175,7 +204,7 @@ func verifyMaterial(cmd *cobra.Command, dir string, ids []probe.ID, sums map[str
 		names[x] = id.String()
 	}
 	bar := newBar(strings.Join(names, ","))
-	errs, err := retro.VerifyTogether(cmd.Context(), checks, retro.Options{Threads: threads, Progress: bar.update})
+	errs, err := retro.VerifyTogether(cmd.Context(), checks, retro.Options{Threads: v.threads, Progress: bar.update})
 	bar.finish()
 	if err != nil && cmd.Context().Err() != nil {
 		return failed, err
@@ -200,10 +229,29 @@ func verifyMaterial(cmd *cobra.Command, dir string, ids []probe.ID, sums map[str
 	return failed, nil
 }
 
-// loadCheck checks a table file against the checksums recorded for it —
+// outOfCore says whether the tables of ids, held whole with the
+// sub-tables they read, would take more than --memory.
+func (v *verification) outOfCore(ids []probe.ID) (bool, error) {
+	if v.memory <= 0 {
+		return false, nil
+	}
+	e, err := retro.EstimateTable(ids[0].Material, false)
+	if err != nil {
+		return false, err
+	}
+	// The generator's estimate holds the table being solved at 2.25 bytes
+	// per index and both sides, about what a table held whole for its
+	// check takes with the checker's own; each further table is 2 bytes.
+	need := e.Memory + int64(len(ids)-1)*2*int64(e.Indices)
+	return need > v.memory, nil
+}
+
+// load checks a table file against the checksums recorded for it —
 // the directory's SHA256SUMS and the reference, at least one of them —
-// and its internal checksums, and loads it for verification.
-func loadCheck(dir string, id probe.ID, sums map[string]string, cache *store.Cache) (c retro.Check, sum string, err error) {
+// and its internal checksums, and loads it for verification, whole or
+// out of core.
+func (v *verification) load(id probe.ID, outOfCore bool) (c retro.Check, sum string, err error) {
+	dir, sums, cache := v.dir, v.sums, v.cache
 	path := id.Path(dir)
 	sum, err = store.FileSHA256(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -232,7 +280,12 @@ func loadCheck(dir string, id probe.ID, sums map[string]string, cache *store.Cac
 	if err != nil {
 		return c, "", err
 	}
-	table, err := cache.Load(id)
+	var table *retro.Table
+	if outOfCore {
+		table, err = store.LoadOutOfCore(v.cmd.Context(), dir, id, v.scratch, v.threads)
+	} else {
+		table, err = cache.Load(id)
+	}
 	if err != nil {
 		return c, "", err
 	}

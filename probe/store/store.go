@@ -8,6 +8,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -56,8 +57,8 @@ func Present(dir string, id probe.ID) bool {
 	return true
 }
 
-// Load reads a whole table into memory.
-func Load(dir string, id probe.ID) (*retro.Table, error) {
+// open opens the file of id in dir and checks that it holds that table.
+func open(dir string, id probe.ID) (*probe.File, error) {
 	f, err := probe.OpenFile(id.Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &probe.MissingError{Material: id.String(), Dir: dir}
@@ -65,15 +66,37 @@ func Load(dir string, id probe.ID) (*retro.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	if f.Header.Material != id.Material || f.Header.Rules != id.Rules {
+		f.Close()
 		return nil, &probe.CorruptError{File: id.Path(dir), Reason: fmt.Sprintf("holds the %s table of %s (rules %q)", f.Header.Metric, f.Header.Material, f.Header.Rules)}
 	}
+	return f, nil
+}
+
+// Load reads a whole table into memory.
+func Load(dir string, id probe.ID) (*retro.Table, error) {
+	f, err := open(dir, id)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
 	vals, err := f.LoadAll()
 	if err != nil {
 		return nil, err
 	}
 	return &retro.Table{Space: f.Space, Values: vals}, nil
+}
+
+// LoadOutOfCore reads a whole table into scratch files under scratch
+// (retro.LoadOutOfCore), with threads workers: for tables larger than
+// memory. Close the table to free the files.
+func LoadOutOfCore(ctx context.Context, dir string, id probe.ID, scratch string, threads int) (*retro.Table, error) {
+	f, err := open(dir, id)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return retro.LoadOutOfCore(ctx, f, f.Space, scratch, retro.Options{Threads: threads})
 }
 
 // Cache loads tables from a directory on demand and keeps the small
