@@ -220,8 +220,7 @@ func (g *generator) makeCodes(s *states) (err error) {
 func (g *generator) markDraws(ctx context.Context, drawn RangeTable) error {
 	per := g.space.PerKingPair()
 	table, inMemory := drawn.(*Table)
-	var failed error
-	var failedOnce sync.Once
+	reads := &rangeReads{src: drawn}
 	err := g.parallel(ctx, StageSeed, 0, func(side tb.Color, k int) {
 		s := &g.states[side]
 		lo, hi := uint64(k)*per, uint64(k+1)*per
@@ -233,22 +232,16 @@ func (g *generator) markDraws(ctx context.Context, drawn RangeTable) error {
 			}
 			return
 		}
-		buf := rangeBuffers.Get().(*[]value.Value)
-		defer rangeBuffers.Put(buf)
-		vals, err := drawn.Range(side, lo, hi, *buf)
-		if err != nil {
-			failedOnce.Do(func() { failed = err })
-			return
-		}
-		*buf = vals
-		for i, v := range vals {
-			if v == value.Draw {
-				s.settle(lo + uint64(i))
+		reads.read(side, lo, hi, func(vals []value.Value) {
+			for i, v := range vals {
+				if v == value.Draw {
+					s.settle(lo + uint64(i))
+				}
 			}
-		}
+		})
 	})
-	if failed != nil {
-		return fmt.Errorf("the draws: %w", failed)
+	if reads.err != nil {
+		return fmt.Errorf("the draws: %w", reads.err)
 	}
 	return err
 }

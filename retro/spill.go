@@ -386,31 +386,24 @@ func LoadOutOfCore(ctx context.Context, src RangeTable, space *index.Space, dir 
 	per := space.PerKingPair()
 	var mu sync.Mutex
 	var wide [2][]value.Wide
-	var failed error
-	var failedOnce sync.Once
+	reads := &rangeReads{src: src}
 	err = forKingPairs(ctx, space, &opts, StageVerify, 0, func(side tb.Color, k int) {
 		lo, hi := uint64(k)*per, uint64(k+1)*per
-		buf := rangeBuffers.Get().(*[]value.Value)
-		defer rangeBuffers.Put(buf)
-		vals, err := src.Range(side, lo, hi, *buf)
-		if err != nil {
-			failedOnce.Do(func() { failed = err })
-			return
-		}
-		*buf = vals
 		out := codes[side][lo:hi]
-		for x, v := range vals {
-			out[x] = codeByte(v)
-			if v >= value.Overflow {
-				mu.Lock()
-				wide[side] = append(wide[side], value.Wide{Index: lo + uint64(x), Value: v})
-				mu.Unlock()
+		reads.read(side, lo, hi, func(vals []value.Value) {
+			for x, v := range vals {
+				out[x] = codeByte(v)
+				if v >= value.Overflow {
+					mu.Lock()
+					wide[side] = append(wide[side], value.Wide{Index: lo + uint64(x), Value: v})
+					mu.Unlock()
+				}
 			}
-		}
+		})
 		sp.drop(out)
 	})
-	if failed != nil {
-		return nil, failed
+	if reads.err != nil {
+		return nil, reads.err
 	}
 	if err != nil {
 		return nil, err

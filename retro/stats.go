@@ -132,47 +132,62 @@ func BoardCountsFrom(ctx context.Context, dtm Ranger, dtb *Table, r *honour.Rule
 	return boardCounts(ctx, dtm, dtb, dtb, r, opts)
 }
 
-// rangeBuffers recycles the DTM values of a king pair between units: a
-// new slice per unit would leave garbage enough to grow the heap by as much
-// as the tables being counted before the collector runs.
+// rangeBuffers recycles the values of a king pair between units: a new
+// slice per unit would leave garbage enough to grow the heap by as much as
+// the tables being read before the collector runs.
 var rangeBuffers = sync.Pool{New: func() any { return new([]value.Value) }}
+
+// rangeReads reads ranges of a table for concurrent workers, in recycled
+// buffers, and keeps the first error.
+type rangeReads struct {
+	src  Ranger
+	once sync.Once
+	err  error
+}
+
+// read calls fn with the values of side in [lo, hi), unless reading them
+// fails; fn must not keep them.
+func (r *rangeReads) read(side tb.Color, lo, hi uint64, fn func(vals []value.Value)) {
+	buf := rangeBuffers.Get().(*[]value.Value)
+	defer rangeBuffers.Put(buf)
+	vals, err := r.src.Range(side, lo, hi, *buf)
+	if err != nil {
+		r.once.Do(func() { r.err = err })
+		return
+	}
+	*buf = vals
+	fn(vals)
+}
 
 func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.Rules, opts Options) (map[string]CountStats, error) {
 	space := dtb.Space
 	parts := make([][2]CountStats, space.KingPairs())
 	m := space.Material()
 	per := space.PerKingPair()
-	var failed error
-	var failedOnce sync.Once
+	reads := &rangeReads{src: dtm}
 	err := forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
 		cs := &parts[k][side]
 		c := r.FreshCountFor(m, side)
 		lo := uint64(k) * per
-		buf := rangeBuffers.Get().(*[]value.Value)
-		defer rangeBuffers.Put(buf)
-		dtmValues, err := dtm.Range(side, lo, lo+per, *buf)
-		if err != nil {
-			failedOnce.Do(func() { failed = err })
-			return
-		}
-		*buf = dtmValues
-		holes.eachLegal(k, side, func(i uint64, n uint64) {
-			switch r.JudgeBoard(dtmValues[i-lo], dtb.Values[side].At(i), c).Category {
-			case honour.Win:
-				cs.Win += n
-			case honour.CursedWin:
-				cs.CursedWin += n
-			case honour.Draw:
-				cs.Draw += n
-			case honour.BlessedLoss:
-				cs.BlessedLoss += n
-			case honour.Loss:
-				cs.Loss += n
-			}
+		reads.read(side, lo, lo+per, func(dtmValues []value.Value) {
+			holes.eachLegal(k, side, func(i uint64, n uint64) {
+				switch r.JudgeBoard(dtmValues[i-lo], dtb.Values[side].At(i), c).Category {
+				case honour.Win:
+					cs.Win += n
+				case honour.CursedWin:
+					cs.CursedWin += n
+				case honour.Draw:
+					cs.Draw += n
+				case honour.BlessedLoss:
+					cs.BlessedLoss += n
+				case honour.Loss:
+					cs.Loss += n
+				}
+			})
 		})
 	})
 	if err == nil {
-		err = failed
+		err = reads.err
 	}
 	if err != nil {
 		return nil, err
