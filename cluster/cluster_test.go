@@ -34,7 +34,7 @@ func plannedKRvKN() []Table {
 }
 
 func TestJobs(t *testing.T) {
-	jobs := Jobs(plannedKRvKN(), 4, Dependencies)
+	jobs := mustJobs(t, plannedKRvKN(), 4)
 	var names []string
 	for _, j := range jobs {
 		names = append(names, j.Material.String())
@@ -48,11 +48,11 @@ func TestJobs(t *testing.T) {
 	// instead of 2, with the margin.
 	require.Equal(t, int64(300<<20)*5/4+512<<20, last.Memory)
 	require.Equal(t, (10+20)*time.Minute/2*3, last.Time)
-	require.Equal(t, minTime, Jobs(plannedKRvKN(), 256, Dependencies)[0].Time)
+	require.Equal(t, minTime, mustJobs(t, plannedKRvKN(), 256)[0].Time)
 }
 
 func TestScript(t *testing.T) {
-	jobs := Jobs(plannedKRvKN(), 2, Dependencies)
+	jobs := mustJobs(t, plannedKRvKN(), 2)
 	s := jobs[2].Script(ScriptOptions{Binary: "/opt/mtb/makruktb", Dir: "/shared/my tables", DTB: "thai", Partition: "long", Account: "chess", LogDir: "/shared/logs"}, []string{"11", "12"})
 	for _, want := range []string{
 		"#!/bin/sh\n",
@@ -116,7 +116,7 @@ func TestSubmitResumes(t *testing.T) {
 	fake := &fakeSlurm{states: map[string]string{}}
 	var out bytes.Buffer
 	s := &Submitter{Slurm: fake.slurm(), Dir: dir, Out: &out, Options: ScriptOptions{Binary: "makruktb", Dir: dir, DTB: "thai", LogDir: LogDir(dir)}}
-	jobs := Jobs(plannedKRvKN(), 2, Dependencies)
+	jobs := mustJobs(t, plannedKRvKN(), 2)
 	require.NoError(t, s.Submit(context.Background(), jobs))
 	require.Len(t, fake.submitted, 3)
 	require.Contains(t, fake.submitted[2], "--dependency=afterok:1:2\n")
@@ -154,7 +154,7 @@ func TestDryRunAndDamagedTable(t *testing.T) {
 	fake := &fakeSlurm{}
 	var out bytes.Buffer
 	s := &Submitter{Slurm: fake.slurm(), Dir: dir, Out: &out, DryRun: true, Options: ScriptOptions{Binary: "makruktb", Dir: dir, DTB: "thai", LogDir: LogDir(dir)}}
-	jobs := Jobs(plannedKRvKN(), 2, Dependencies)
+	jobs := mustJobs(t, plannedKRvKN(), 2)
 	require.NoError(t, s.Submit(context.Background(), jobs))
 	require.Empty(t, fake.submitted)
 	require.Contains(t, out.String(), "--dependency=afterok:{KNvK}:{KRvK}")
@@ -181,4 +181,30 @@ func TestDryRunAndDamagedTable(t *testing.T) {
 	err = s.Submit(context.Background(), jobs)
 	require.ErrorContains(t, err, "SHA-256 "+strings.Repeat("0", 64))
 	require.Empty(t, fake.submitted)
+}
+
+// mustJobs plans the jobs of tables with no node memory limit.
+func mustJobs(t *testing.T, tables []Table, cpus int) []Job {
+	t.Helper()
+	jobs, err := Jobs(tables, cpus, 0, Dependencies)
+	require.NoError(t, err)
+	return jobs
+}
+
+// With a node memory limit, a table too large for it is asked for out of
+// core, and one too large even then is refused.
+func TestJobsOutOfCore(t *testing.T) {
+	m := tb.MustParseMaterial("KSNvKSN")
+	e, err := retro.EstimateTable(m, false)
+	require.NoError(t, err)
+	tables := []Table{{ID: probe.DTMID(m), Estimate: e}}
+	jobs, err := Jobs(tables, 2, 8<<30, func(tb.Material) []tb.Material { return nil })
+	require.NoError(t, err)
+	require.Equal(t, request(e.OutOfCoreMemory), jobs[0].Memory)
+	require.Equal(t, (e.OutOfCoreTime * timeFactor).Round(time.Minute), jobs[0].Time)
+	jobs, err = Jobs(tables, 2, 0, func(tb.Material) []tb.Material { return nil })
+	require.NoError(t, err)
+	require.Equal(t, request(e.Memory), jobs[0].Memory)
+	_, err = Jobs(tables, 2, 1<<30, func(tb.Material) []tb.Material { return nil })
+	require.ErrorContains(t, err, "KSNvKSN needs 5685 MiB even out of core, more than --node-memory")
 }

@@ -57,8 +57,12 @@ const (
 // Jobs groups tables (in generation order) into one job per material, in
 // the order of each material's first table, each asking for cpus CPUs.
 // A job waits for the jobs of the other materials its tables read
-// (deps(m): every material whose tables m's need, itself excluded).
-func Jobs(tables []Table, cpus int, deps func(tb.Material) []tb.Material) []Job {
+// (deps(m): every material whose tables m's need, itself excluded). With
+// nodeMemory above 0, a table that would ask for more in memory is made
+// out of core (gen does so within the job's --memory), asking for its
+// out-of-core memory and time; one that asks for more even then is an
+// error.
+func Jobs(tables []Table, cpus int, nodeMemory int64, deps func(tb.Material) []tb.Material) ([]Job, error) {
 	var jobs []Job
 	index := map[tb.Material]int{}
 	for _, t := range tables {
@@ -71,9 +75,16 @@ func Jobs(tables []Table, cpus int, deps func(tb.Material) []tb.Material) []Job 
 		}
 		j := &jobs[i]
 		j.Tables = append(j.Tables, t.ID)
-		j.Memory = max(j.Memory, int64(float64(t.Estimate.Memory)*memoryFactor)+memoryExtra)
+		memory, took := request(t.Estimate.Memory), t.Estimate.Time
+		if nodeMemory > 0 && memory > nodeMemory {
+			memory, took = request(t.Estimate.OutOfCoreMemory), t.Estimate.OutOfCoreTime
+			if memory > nodeMemory {
+				return nil, fmt.Errorf("%s needs %d MiB even out of core, more than --node-memory", t.ID, memory>>20)
+			}
+		}
+		j.Memory = max(j.Memory, memory)
 		// Estimates are for two cores.
-		j.Time += t.Estimate.Time * 2 / time.Duration(cpus) * timeFactor
+		j.Time += took * 2 / time.Duration(cpus) * timeFactor
 	}
 	for i := range jobs {
 		jobs[i].Time = max(jobs[i].Time, minTime).Round(time.Minute)
@@ -83,8 +94,11 @@ func Jobs(tables []Table, cpus int, deps func(tb.Material) []tb.Material) []Job 
 			}
 		}
 	}
-	return jobs
+	return jobs, nil
 }
+
+// request is the memory a job asks for a table estimated at estimate.
+func request(estimate int64) int64 { return int64(float64(estimate)*memoryFactor) + memoryExtra }
 
 // Dependencies returns every material whose tables m's DTM and DTB
 // tables read, m excluded.

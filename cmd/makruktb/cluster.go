@@ -33,7 +33,9 @@ logs are in DIR/.cluster.`,
 }
 
 // clusterPlan plans the jobs of --max-pieces or the materials.
-func clusterPlan(maxPieces int, args []string, dtb string, cpus int) ([]cluster.Job, error) {
+// nodeMemory (0: none) is the most memory a job may ask for: tables that
+// need more are made out of core.
+func clusterPlan(maxPieces int, args []string, dtb string, cpus int, nodeMemory int64) ([]cluster.Job, error) {
 	targets, jobs, err := planFlags(maxPieces, args, dtb)
 	if err != nil {
 		return nil, err
@@ -49,7 +51,7 @@ func clusterPlan(maxPieces int, args []string, dtb string, cpus int) ([]cluster.
 		}
 		tables = append(tables, cluster.Table{ID: j.id, Estimate: e})
 	}
-	return cluster.Jobs(tables, cpus, cluster.Dependencies), nil
+	return cluster.Jobs(tables, cpus, nodeMemory, cluster.Dependencies)
 }
 
 // absTableDir is the table directory as an absolute path: the jobs run
@@ -62,13 +64,16 @@ func newClusterSubmitCommand() *cobra.Command {
 	var dir, dtb, partition, account, binary string
 	var maxPieces, cpus int
 	var dryRun bool
+	var nodeMemory sizeFlag
 	cmd := &cobra.Command{
 		Use:   "submit [--tables DIR] [--dtb PROFILES] [--partition P] [--account A] [--dry-run] (--max-pieces N | MATERIAL...)",
 		Short: "Submit a Slurm job per material whose tables are missing, in dependency order",
 		Long: `Plan the tables as gen does (sub-tables first), and submit with sbatch one
 job per material whose tables are not all in DIR: its DTM and DTB tables,
 made by "makruktb gen" with --threads and --memory set to the job's CPUs
-and memory. Each job waits (afterok) for the jobs of the materials it needs
+and memory; with --node-memory, a table that needs more memory than that
+asks for what it takes out of core (gen then makes it so, its state on
+the table directory's disk). Each job waits (afterok) for the jobs of the materials it needs
 that are not done; a job whose dependency fails is cancelled. A material
 whose job is still queued or running keeps it. A present table whose
 SHA-256 (as DIR/SHA256SUMS recorded it, or read when it has no record)
@@ -82,7 +87,7 @@ output in DIR/.cluster/logs.`,
 			if cpus < 1 || cpus > 256 {
 				return fmt.Errorf("--cpus %d: want 1 to 256", cpus)
 			}
-			jobs, err := clusterPlan(maxPieces, args, dtb, cpus)
+			jobs, err := clusterPlan(maxPieces, args, dtb, cpus, int64(nodeMemory))
 			if err != nil {
 				return err
 			}
@@ -115,6 +120,7 @@ output in DIR/.cluster/logs.`,
 	cmd.Flags().StringVar(&account, "account", "", "Slurm account (default: the user's)")
 	cmd.Flags().StringVar(&binary, "binary", "", "the makruktb the jobs run, on the shared file system (default: this one)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the job scripts instead of submitting them")
+	cmd.Flags().Var(&nodeMemory, "node-memory", "the most memory a job may ask for: a table that needs more in memory is generated out of core within it (0: no limit)")
 	return cmd
 }
 
@@ -134,7 +140,7 @@ Exit status: 0 when every material is done, 2 when some are not, 1 on an
 error.`,
 		Example: "  makruktb cluster status --tables /shared/tb --max-pieces 5\n  makruktb cluster status --tables /shared/tb --wait 2h KRRvKN",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			jobs, err := clusterPlan(maxPieces, args, dtb, 1)
+			jobs, err := clusterPlan(maxPieces, args, dtb, 1, 0)
 			if err != nil {
 				return err
 			}
