@@ -13,6 +13,7 @@ import (
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/parallel"
 	"github.com/makruktb/makruktb/tb/value"
+	"golang.org/x/sys/unix"
 )
 
 // Options configure a generation; the zero value is the default.
@@ -378,8 +379,8 @@ func (g *generator) finish() (*Table, error) {
 	t := &Table{Space: g.space, HolesMarked: true, spill: g.spill}
 	if g.spill != nil {
 		for side := range g.states {
-			g.spill.sequential(g.states[side].codes) // read in order from here on
-			g.spill.sequential(wordBytes(g.states[side].settled))
+			g.spill.advise(g.states[side].codes, unix.MADV_SEQUENTIAL) // read in order from here on
+			g.spill.advise(wordBytes(g.states[side].settled), unix.MADV_SEQUENTIAL)
 		}
 	}
 	var errs [2]error

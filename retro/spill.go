@@ -100,15 +100,9 @@ func (sp *spill) bytes(n uint64) ([]byte, error) {
 		f.Close()
 		return nil, err
 	}
-	if err := unix.Fallocate(int(f.Fd()), 0, 0, int64(n)); err != nil {
-		if !errors.Is(err, unix.EOPNOTSUPP) {
-			f.Close()
-			return nil, fmt.Errorf("reserve %s of scratch in %s: %w", gib(int64(n)), sp.dir, err)
-		}
-		if err := f.Truncate(int64(n)); err != nil { // a file system without fallocate
-			f.Close()
-			return nil, err
-		}
+	if err := reserve(f, int64(n)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("reserve %s of scratch in %s: %w", gib(int64(n)), sp.dir, err)
 	}
 	mem, err := unix.Mmap(int(f.Fd()), 0, int(n), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
 	if err != nil {
@@ -150,7 +144,7 @@ func (sp *spill) drop(b []byte) {
 			continue
 		}
 		madvise(lo, hi, unix.MADV_DONTNEED)
-		_ = unix.SyncFileRange(int(mf.f.Fd()), int64(lo-base), int64(hi-lo), unix.SYNC_FILE_RANGE_WRITE)
+		startWriteBack(mf.f, int64(lo-base), int64(hi-lo))
 		return
 	}
 }
@@ -169,11 +163,13 @@ func (sp *spill) fetch(b []byte) {
 	}
 }
 
-// sequential tells the kernel that b is about to be read in order (a
-// finished table, by its writer): read-around is welcome again.
-func (sp *spill) sequential(b []byte) {
+// advise gives the kernel advice on how b will be read from here on:
+// unix.MADV_SEQUENTIAL for a finished table read in order by its writer,
+// unix.MADV_NORMAL for a loaded table read a king pair and its neighbours
+// at a time (read-around is welcome again in both).
+func (sp *spill) advise(b []byte, advice int) {
 	if lo, hi, ok := pagesWithin(b, true); ok {
-		madvise(lo, hi, unix.MADV_SEQUENTIAL)
+		madvise(lo, hi, advice)
 	}
 }
 
@@ -410,6 +406,7 @@ func LoadOutOfCore(ctx context.Context, src RangeTable, space *index.Space, dir 
 	}
 	t = &Table{Space: space, spill: sp}
 	for side := range codes {
+		sp.advise(codes[side], unix.MADV_NORMAL)
 		slices.SortFunc(wide[side], func(a, b value.Wide) int { return cmp.Compare(a.Index, b.Index) })
 		if t.Values[side], err = value.ArrayFrom(codes[side], wide[side]); err != nil {
 			return nil, err
