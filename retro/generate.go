@@ -264,10 +264,17 @@ func (g *generator) noteDepth(v value.Value) {
 // pair of space, spread over the workers of opts, reporting progress under
 // stage and depth.
 func forKingPairs(ctx context.Context, space *index.Space, opts *Options, stage Stage, depth int, work func(side tb.Color, kingPair int)) error {
+	return forUnits(ctx, int64(2*space.KingPairs()), opts, stage, depth, func(u int64) {
+		work(tb.Color(u&1), int(u>>1))
+	})
+}
+
+// forUnits runs work(u) for u in 0 … units−1, spread over the workers of
+// opts, reporting progress under stage and depth.
+func forUnits(ctx context.Context, units int64, opts *Options, stage Stage, depth int, work func(u int64)) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	units := int64(2 * space.KingPairs())
 	var done func(int64)
 	if opts.Progress != nil {
 		done = func(finished int64) {
@@ -275,7 +282,7 @@ func forKingPairs(ctx context.Context, space *index.Space, opts *Options, stage 
 		}
 	}
 	return parallel.For(ctx, units, opts.Threads, func(u int64) error {
-		work(tb.Color(u&1), int(u>>1))
+		work(u)
 		return nil
 	}, done)
 }
@@ -292,13 +299,6 @@ func (g *generator) parallel(ctx context.Context, stage Stage, depth int, work f
 		w = g.iterWindow
 	}
 	r := newReleaser(w, g.dropSlice)
-	units := int64(len(w.units))
-	var done func(int64)
-	if g.opts.Progress != nil {
-		done = func(finished int64) {
-			g.opts.Progress(Progress{Stage: stage, Depth: depth, Done: finished, Total: units})
-		}
-	}
 	// A pass of the iteration reads the slices of the units with a
 	// frontier, asked for a few units ahead; the other stages write
 	// their slices afresh, or read them once in order.
@@ -310,13 +310,12 @@ func (g *generator) parallel(ctx context.Context, stage Stage, depth int, work f
 	for u := range fetchAhead {
 		fetch(u)
 	}
-	err := parallel.For(ctx, units, g.opts.Threads, func(u int64) error {
+	err := forUnits(ctx, int64(len(w.units)), &g.opts, stage, depth, func(u int64) {
 		fetch(int(u) + fetchAhead)
 		s := w.units[u]
 		work(s.side, s.k)
 		r.finished(int(u))
-		return nil
-	}, done)
+	})
 	for side := range g.states {
 		g.spill.drop(wordBytes(g.states[side].settled)) // what lostByMoves read beyond the window
 		g.spill.drop(g.states[side].codes)
