@@ -72,13 +72,22 @@ func ScratchBytes(space *index.Space) int64 {
 	return 2 * int64(size+(size+63)/64*8)
 }
 
-// newSpill checks that dir has room for need bytes.
-func newSpill(dir string, need int64) (*spill, error) {
+// FreeDisk returns the space an unprivileged writer may still use in dir.
+func FreeDisk(dir string) (int64, error) {
 	var st unix.Statfs_t
 	if err := unix.Statfs(dir, &st); err != nil {
+		return 0, &os.PathError{Op: "statfs", Path: dir, Err: err}
+	}
+	return int64(st.Bavail) * int64(st.Bsize), nil
+}
+
+// newSpill checks that dir has room for need bytes.
+func newSpill(dir string, need int64) (*spill, error) {
+	free, err := FreeDisk(dir)
+	if err != nil {
 		return nil, fmt.Errorf("scratch directory: %w", err)
 	}
-	if free := int64(st.Bavail) * int64(st.Bsize); free < need {
+	if free < need {
 		return nil, fmt.Errorf("scratch directory %s has %s free; the generation needs %s there", dir, gib(free), gib(need))
 	}
 	return &spill{dir: dir}, nil

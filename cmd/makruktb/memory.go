@@ -10,7 +10,6 @@ import (
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 )
 
 // memoryMargin is what the default --memory leaves of the machine's RAM
@@ -120,7 +119,7 @@ func checkResources(jobs []job, limit int64, scratch string) error {
 	if need == 0 {
 		return nil
 	}
-	free, err := freeDisk(scratch)
+	free, err := retro.FreeDisk(scratch)
 	if err != nil {
 		return fmt.Errorf("--scratch: %w", err)
 	}
@@ -129,15 +128,6 @@ func checkResources(jobs []job, limit int64, scratch string) error {
 			needing, humanBytes(need), scratch, humanBytes(free))
 	}
 	return nil
-}
-
-// freeDisk returns the space an unprivileged writer may still use in dir.
-func freeDisk(dir string) (int64, error) {
-	var st unix.Statfs_t
-	if err := unix.Statfs(dir, &st); err != nil {
-		return 0, &os.PathError{Op: "statfs", Path: dir, Err: err}
-	}
-	return int64(st.Bavail) * int64(st.Bsize), nil
 }
 
 // diskIO returns the bytes this process has read from and written to
