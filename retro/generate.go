@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
@@ -381,26 +380,18 @@ func (g *generator) finish() (*Table, error) {
 			g.spill.advise(g.states[side].codes, unix.MADV_SEQUENTIAL) // read in order from here on
 			g.spill.advise(wordBytes(g.states[side].settled), unix.MADV_SEQUENTIAL)
 		}
+		g.spill.trim() // from here on the table is read whole, at memory speed
 	}
 	var errs [2]error
 	for side := range g.states {
 		wg.Go(func() {
 			s := &g.states[side]
-			const chunk = 1 << 16 // words of settled bits between drops out of core
-			for lo := 0; lo < len(s.settled); lo += chunk {
-				hi := min(lo+chunk, len(s.settled))
-				for w, bits := range s.settled[lo:hi] {
-					w += lo
-					codes := s.codes[64*w : min(64*(w+1), len(s.codes))]
-					for n, b := range codes {
-						if bits&(1<<n) == 0 && isCounter(b) {
-							codes[n] = byte(value.Draw) // undecided: no forced mate either way
-						}
+			for w, bits := range s.settled {
+				codes := s.codes[64*w : min(64*(w+1), len(s.codes))]
+				for n, b := range codes {
+					if bits&(1<<n) == 0 && isCounter(b) {
+						codes[n] = byte(value.Draw) // undecided: no forced mate either way
 					}
-				}
-				if g.spill != nil {
-					g.spill.drop(wordBytes(s.settled[lo:hi]))
-					g.spill.drop(s.codes[64*lo : min(64*hi, len(s.codes))])
 				}
 			}
 			t.Values[side], errs[side] = value.ArrayFrom(s.codes, s.overflow.entries(s.codes))
@@ -409,8 +400,5 @@ func (g *generator) finish() (*Table, error) {
 		})
 	}
 	wg.Wait()
-	if g.spill != nil {
-		g.spill.trimEvery(250 * time.Millisecond)
-	}
 	return t, errors.Join(errs[:]...)
 }

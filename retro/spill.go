@@ -54,7 +54,7 @@ type spill struct {
 	dir   string
 	mu    sync.Mutex
 	files []*mappedFile
-	// stopTrim ends the trimmer (trimEvery), trimmer waits for it.
+	// stopTrim ends the trimmer (trim), trimmer waits for it.
 	stopTrim chan struct{}
 	trimmer  sync.WaitGroup
 }
@@ -208,11 +208,18 @@ func wordBytes(w []uint64) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w))
 }
 
-// trimEvery lets every page of sp's files go once a period, until close. A
-// finished table is read whole by its writer and summaries, in no order
-// the window knows: the pages they read would stay in the process until
-// memory ran short. Readers fault them back from the page cache.
-func (sp *spill) trimEvery(period time.Duration) {
+// trim lets every page of sp's files go every few milliseconds, until
+// close. A finished table is read whole by its writer and summaries, in no
+// order the window knows, and from the page cache at memory speed: the
+// pages they read would stay in the process until memory ran short. Readers
+// fault them back from the page cache. The period grows with the mappings
+// (10 ms per GiB, 250 ms at most): each trim walks their page tables.
+func (sp *spill) trim() {
+	var mapped int
+	for _, mf := range sp.files {
+		mapped += len(mf.mem)
+	}
+	period := min(max(time.Duration(mapped>>20)*10*time.Millisecond>>10, 10*time.Millisecond), 250*time.Millisecond)
 	sp.stopTrim = make(chan struct{})
 	sp.trimmer.Go(func() {
 		tick := time.NewTicker(period)
@@ -421,6 +428,6 @@ func LoadOutOfCore(ctx context.Context, src RangeTable, space *index.Space, dir 
 			return nil, err
 		}
 	}
-	sp.trimEvery(250 * time.Millisecond)
+	sp.trim()
 	return t, nil
 }
