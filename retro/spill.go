@@ -372,8 +372,8 @@ func (r *releaser) finished(u int) {
 // LoadOutOfCore reads a whole table from src (a table file read a king
 // pair at a time, probe.File) into scratch files under dir, mapped as
 // Spill does for a generation, so that a verification of a table larger
-// than memory holds only what it is reading: the pages are let go every
-// quarter second and read back from the page cache or the disk. Close
+// than memory holds only what it is reading: the pages are let go every few
+// milliseconds (trim) and read back from the page cache or the disk. Close
 // frees the files.
 func LoadOutOfCore(ctx context.Context, src RangeTable, space *index.Space, dir string, opts Options) (t *Table, err error) {
 	defer wrapError(&err, "load %s out of core", src.Material())
