@@ -71,6 +71,24 @@ func TestScript(t *testing.T) {
 		require.Contains(t, s, want)
 	}
 	require.NotContains(t, jobs[0].Script(ScriptOptions{}, nil), "--dependency")
+	require.NotContains(t, s, "--scratch")
+}
+
+func TestScriptScratch(t *testing.T) {
+	job := mustJobs(t, plannedKRvKN(), 2)[2]
+	for scratch, want := range map[string]string{
+		"/local/scratch": " --scratch /local/scratch KRvKN\n",
+		"/local/my tmp":  " --scratch '/local/my tmp' KRvKN\n",
+		"$TMPDIR":        ` --scratch "${TMPDIR}" KRvKN` + "\n",
+		"${SLURM_TMP_1}": ` --scratch "${SLURM_TMP_1}" KRvKN` + "\n",
+		"/x/$TMPDIR/y'z": ` --scratch '/x/$TMPDIR/y'\''z' KRvKN` + "\n",
+	} {
+		require.NoError(t, CheckScratch(scratch), scratch)
+		require.Contains(t, job.Script(ScriptOptions{Scratch: scratch}, nil), want, scratch)
+	}
+	for _, bad := range []string{"scratch", "./tmp", "$", "${TMPDIR", "$1X", "$A-B", "${}"} {
+		require.ErrorContains(t, CheckScratch(bad), "want an absolute path", bad)
+	}
 }
 
 // fakeSlurm answers sbatch with increasing ids and squeue from states.

@@ -17,6 +17,7 @@ package cluster
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -128,6 +129,11 @@ type ScriptOptions struct {
 	Partition string
 	Account   string
 	LogDir    string // where Slurm writes each job's output
+	// Scratch is gen's --scratch in every job: where a table made out of
+	// core keeps its state, best a disk local to the node ("": the shared
+	// table directory). "$NAME" or "${NAME}" is the job's environment
+	// variable, such as a per-job $TMPDIR.
+	Scratch string
 }
 
 // Script returns the job's batch script; dependsOn lists the Slurm job ids
@@ -155,9 +161,51 @@ func (j *Job) Script(o ScriptOptions, dependsOn []string) string {
 		names = append(names, id.String())
 	}
 	fmt.Fprintf(&b, "# %s: %s\n", j.Material, strings.Join(names, " "))
-	fmt.Fprintf(&b, "exec %s gen --tables %s --dtb %s --threads \"$SLURM_CPUS_PER_TASK\" --memory %dMiB %s\n",
-		shellQuote(o.Binary), shellQuote(o.Dir), shellQuote(o.DTB), j.Memory>>20, j.Material)
+	scratch := ""
+	if o.Scratch != "" {
+		scratch = " --scratch " + scratchWord(o.Scratch)
+	}
+	fmt.Fprintf(&b, "exec %s gen --tables %s --dtb %s --threads \"$SLURM_CPUS_PER_TASK\" --memory %dMiB%s %s\n",
+		shellQuote(o.Binary), shellQuote(o.Dir), shellQuote(o.DTB), j.Memory>>20, scratch, j.Material)
 	return b.String()
+}
+
+// CheckScratch checks a ScriptOptions.Scratch: an absolute path (a job's
+// working directory is not the submitter's) or an environment variable.
+func CheckScratch(dir string) error {
+	if dir == "" || filepath.IsAbs(dir) {
+		return nil
+	}
+	if _, ok := variableName(dir); ok {
+		return nil
+	}
+	return fmt.Errorf("--scratch %q: want an absolute path, or a variable of the job such as '$TMPDIR'", dir)
+}
+
+// scratchWord is the --scratch argument for sh: an environment variable
+// ("$TMPDIR", "${TMPDIR}") expanded in the job, anything else quoted.
+func scratchWord(dir string) string {
+	if name, ok := variableName(dir); ok {
+		return `"${` + name + `}"`
+	}
+	return shellQuote(dir)
+}
+
+// variableName returns NAME for "$NAME" or "${NAME}".
+func variableName(s string) (string, bool) {
+	name, ok := strings.CutPrefix(s, "$")
+	if !ok {
+		return "", false
+	}
+	if inner, braced := strings.CutPrefix(name, "{"); braced {
+		if name, ok = strings.CutSuffix(inner, "}"); !ok {
+			return "", false
+		}
+	}
+	valid := name != "" && !(name[0] >= '0' && name[0] <= '9') && strings.IndexFunc(name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
+	}) < 0
+	return name, valid
 }
 
 // shellQuote quotes s for sh when it needs it.

@@ -61,7 +61,7 @@ func absTableDir(dir string) (string, error) {
 }
 
 func newClusterSubmitCommand() *cobra.Command {
-	var dir, dtb, partition, account, binary string
+	var dir, dtb, partition, account, binary, scratch string
 	var maxPieces, cpus int
 	var dryRun bool
 	var nodeMemory sizeFlag
@@ -73,7 +73,8 @@ job per material whose tables are not all in DIR: its DTM and DTB tables,
 made by "makruktb gen" with --threads and --memory set to the job's CPUs
 and memory; with --node-memory, a table that needs more memory than that
 asks for what it takes out of core (gen then makes it so, its state on
-the table directory's disk). Each job waits (afterok) for the jobs of the materials it needs
+the disk of --scratch, by default the shared table directory; a disk
+local to the node spares the shared file system). Each job waits (afterok) for the jobs of the materials it needs
 that are not done; a job whose dependency fails is cancelled. A material
 whose job is still queued or running keeps it. A present table whose
 SHA-256 (as DIR/SHA256SUMS recorded it, or read when it has no record)
@@ -82,10 +83,14 @@ differs from the reference stops the submit before anything is submitted
 as soon as it is submitted; its script is in DIR/.cluster/scripts, its
 output in DIR/.cluster/logs.`,
 		Example: `  makruktb cluster submit --tables /shared/tb --max-pieces 5
-  makruktb cluster submit --tables /shared/tb --dry-run --partition long KRNvKRN`,
+  makruktb cluster submit --tables /shared/tb --dry-run --partition long KRNvKRN
+  makruktb cluster submit --tables /shared/tb --node-memory 16GiB --scratch '$TMPDIR' --max-pieces 6`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cpus < 1 || cpus > 256 {
 				return fmt.Errorf("--cpus %d: want 1 to 256", cpus)
+			}
+			if err := cluster.CheckScratch(scratch); err != nil {
+				return err
 			}
 			jobs, err := clusterPlan(maxPieces, args, dtb, cpus, int64(nodeMemory))
 			if err != nil {
@@ -107,7 +112,7 @@ output in DIR/.cluster/logs.`,
 			}
 			s := &cluster.Submitter{
 				Slurm: &cluster.Slurm{}, Dir: abs, DryRun: dryRun, Out: cmd.OutOrStdout(),
-				Options: cluster.ScriptOptions{Binary: binary, Dir: abs, DTB: dtb, Partition: partition, Account: account, LogDir: cluster.LogDir(abs)},
+				Options: cluster.ScriptOptions{Binary: binary, Dir: abs, DTB: dtb, Partition: partition, Account: account, LogDir: cluster.LogDir(abs), Scratch: scratch},
 			}
 			return s.Submit(cmd.Context(), jobs)
 		},
@@ -120,6 +125,7 @@ output in DIR/.cluster/logs.`,
 	cmd.Flags().StringVar(&account, "account", "", "Slurm account (default: the user's)")
 	cmd.Flags().StringVar(&binary, "binary", "", "the makruktb the jobs run, on the shared file system (default: this one)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the job scripts instead of submitting them")
+	cmd.Flags().StringVar(&scratch, "scratch", "", "gen's --scratch in every job: a directory on each node for the state of tables made out of core; \"$NAME\" is the job's variable, such as '$TMPDIR' (default: the table directory)")
 	cmd.Flags().Var(&nodeMemory, "node-memory", "the most memory a job may ask for: a table that needs more in memory is generated out of core within it (0: no limit)")
 	return cmd
 }

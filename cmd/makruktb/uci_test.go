@@ -43,6 +43,7 @@ func TestUCIMatchClusterFlags(t *testing.T) {
 		{[]string{"cluster", "status"}, "give --max-pieces N or materials"},
 		{[]string{"cluster", "submit", "--cpus", "0", "KRvK"}, "--cpus 0: want 1 to 256"},
 		{[]string{"cluster", "submit", "--dtb", "foo", "KRvK"}, `--dtb: rules "foo"`},
+		{[]string{"cluster", "submit", "--scratch", "tmp", "KRvK"}, `--scratch "tmp": want an absolute path`},
 	} {
 		r := runBinary(t, c.args...)
 		require.Equal(t, 1, r.code, "%v: %s", c.args, r.stderr)
