@@ -224,5 +224,5 @@ func TestJobsOutOfCore(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, request(e.Memory), jobs[0].Memory)
 	_, err = Jobs(tables, 2, 1<<30, func(tb.Material) []tb.Material { return nil })
-	require.ErrorContains(t, err, "KSNvKSN needs 5685 MiB even out of core, more than --node-memory")
+	require.ErrorContains(t, err, "KSNvKSN needs 5978 MiB even out of core, more than --node-memory")
 }

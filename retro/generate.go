@@ -310,6 +310,7 @@ func (g *generator) parallel(ctx context.Context, stage Stage, depth int, work f
 		fetch(u)
 	}
 	err := forUnits(ctx, int64(len(w.units)), &g.opts, stage, depth, func(u int64) {
+		r.start(int(u))
 		fetch(int(u) + fetchAhead)
 		s := w.units[u]
 		work(s.side, s.k)

@@ -229,8 +229,13 @@ func (sp *spill) trim() {
 			case <-sp.stopTrim:
 				return
 			case <-tick.C:
+				// Only unmapping here: starting the writeback of a whole
+				// mapping (drop) can block for seconds behind the disk
+				// while the readers go on faulting pages in. The kernel
+				// writes the dirty pages back in its own time.
 				for _, mf := range sp.files {
-					sp.drop(mf.mem)
+					lo := uintptr(unsafe.Pointer(&mf.mem[0]))
+					madvise(lo, lo+uintptr(len(mf.mem)), unix.MADV_DONTNEED)
 				}
 			}
 		}
@@ -270,6 +275,14 @@ type window struct {
 	touches [][]slice // touches[u]: every slice unit u touches
 	peak    int       // the most slices held at once
 }
+
+// maxLead is how far the units at work may run ahead of the lowest one
+// not done (releaser.start): a slice goes only once every unit up to its
+// last is done, so a worker held up (by the disk, say) would otherwise let
+// the others take slice after slice. It bounds the window's peak
+// (window.peak counts with it), and the workers that help: more than
+// maxLead threads gain nothing out of core.
+const maxLead = 8
 
 // fetchAhead is how many units ahead of the work the slices it will touch
 // are asked for (spill.fetch).
@@ -320,10 +333,12 @@ func newWindow(space *index.Space, neighbours bool) *window {
 			touch(slice{them, q}, u)
 		}
 	}
+	// With units low … low+maxLead-1 at work, a slice is held from
+	// maxLead-1 units before its first touch.
 	held := make([]int, 2*n+1)
 	for t, u := range last {
 		w.release[u] = append(w.release[u], t.s)
-		held[first[t]]++
+		held[max(first[t]-maxLead+1, 0)]++
 		held[u+1]--
 	}
 	for u, now := 0, 0; u < 2*n; u++ {
@@ -342,16 +357,36 @@ func blackFirst(space *index.Space, k int) int {
 
 // releaser lets the slices of a window go as the units finish, in any
 // order: the slices released by unit u go once every unit up to u is done.
+// It also holds back a unit more than maxLead ahead of the lowest one not
+// done (start).
 type releaser struct {
-	w    *window
-	drop func(slice)
-	mu   sync.Mutex
-	done []bool
-	low  int // every unit below is done
+	w       *window
+	drop    func(slice)
+	mu      sync.Mutex
+	behind  sync.Cond // signalled when low moves
+	done    []bool
+	low     int // every unit below is done
+	waiting int // units held back by start, for tests
 }
 
 func newReleaser(w *window, drop func(slice)) *releaser {
-	return &releaser{w: w, drop: drop, done: make([]bool, len(w.units))}
+	r := &releaser{w: w, drop: drop, done: make([]bool, len(w.units))}
+	r.behind.L = &r.mu
+	return r
+}
+
+// start waits until unit u is less than maxLead ahead of the lowest unit
+// not done. The units are handed out in order (parallel.For), so the units
+// below u are at work or done, and the lowest of them never waits.
+func (r *releaser) start(u int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if u >= r.low+maxLead {
+		r.waiting++
+		for u >= r.low+maxLead {
+			r.behind.Wait()
+		}
+	}
 }
 
 // finished records unit u as done and lets go what no later unit needs.
@@ -359,9 +394,14 @@ func (r *releaser) finished(u int) {
 	r.mu.Lock()
 	r.done[u] = true
 	var out []slice
+	moved := false
 	for r.low < len(r.done) && r.done[r.low] {
 		out = append(out, r.w.release[r.low]...)
 		r.low++
+		moved = true
+	}
+	if moved {
+		r.behind.Broadcast()
 	}
 	r.mu.Unlock()
 	for _, s := range out {
