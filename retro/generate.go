@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
@@ -31,6 +32,9 @@ type Options struct {
 	// out of core (spill.go): memory then holds a window of it, and the
 	// table returned reads its values from there until Table.Close.
 	Scratch string
+	// Checkpoint, if set, saves the state between passes and resumes
+	// from a saved one (checkpoint.go).
+	Checkpoint *Checkpoint
 }
 
 // MaxThreads is the largest Threads an Options may ask for.
@@ -83,6 +87,8 @@ type generator struct {
 	// deepest is the largest value code assigned so far.
 	deepest atomic.Int64
 	tooDeep atomic.Bool
+	// lastSave is when the last checkpoint was saved, or the work began.
+	lastSave time.Time
 }
 
 // Generate solves material m (canonical, pawnless, more than two pieces)
@@ -150,7 +156,13 @@ func newSpace(m tb.Material, opts Options) (*index.Space, error) {
 // a DTM one (as long as the caller keeps no other reference to drawn).
 func generate(ctx context.Context, space *index.Space, subs captureValues, drawn RangeTable, opts Options) (t *Table, err error) {
 	opts.Draws = nil
-	g := &generator{space: space, subs: subs, opts: opts}
+	g := &generator{space: space, subs: subs, opts: opts, lastSave: time.Now()}
+	resuming := false
+	if c := opts.Checkpoint; c != nil {
+		if _, resuming, err = ResumeDepth(c.Path, c.Key, space.Size()); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Scratch != "" {
 		if g.spill, err = newSpill(opts.Scratch, ScratchBytes(space)); err != nil {
 			return nil, err
@@ -167,7 +179,7 @@ func generate(ctx context.Context, space *index.Space, subs captureValues, drawn
 			return nil, err
 		}
 	}
-	if drawn != nil {
+	if drawn != nil && !resuming { // the checkpoint has them
 		if err := g.markDraws(ctx, drawn); err != nil {
 			return nil, err
 		}
@@ -180,10 +192,17 @@ func generate(ctx context.Context, space *index.Space, subs captureValues, drawn
 		}
 	}
 	g.present = newPresence(space.Size())
-	if err := g.seed(ctx); err != nil {
+	from := 0
+	if resuming {
+		depth, err := g.resume()
+		if err != nil {
+			return nil, err
+		}
+		from = depth + 1
+	} else if err := g.seed(ctx); err != nil {
 		return nil, err
 	}
-	if err := g.iterate(ctx); err != nil {
+	if err := g.iterate(ctx, from); err != nil {
 		return nil, err
 	}
 	if g.tooDeep.Load() {

@@ -8,12 +8,13 @@ import (
 	"github.com/makruktb/makruktb/tb/value"
 )
 
-// iterate runs the frontier by depth: for d = 0, 1, … it finds the
-// positions decided as mate in d plies and un-moves them.
-func (g *generator) iterate(ctx context.Context) error {
+// iterate runs the frontier by depth: for d = from, from+1, … it finds
+// the positions decided as mate in d plies and un-moves them. Between two
+// passes the state may be saved (maybeCheckpoint).
+func (g *generator) iterate(ctx context.Context, from int) error {
 	per := g.space.PerKingPair()
 	_, _, runs := g.space.LanePiece()
-	for d := 0; d+2 <= int(g.deepest.Load()) || d == 0; d++ {
+	for d := from; d+2 <= int(g.deepest.Load()) || d == 0; d++ {
 		if g.tooDeep.Load() {
 			return nil
 		}
@@ -52,6 +53,9 @@ func (g *generator) iterate(ctx context.Context) error {
 			g.states[l.side].setFinal(l.j, l.loss)
 			g.present.mark(l.side, l.j, l.loss)
 			g.noteDepth(l.loss)
+		}
+		if err := g.maybeCheckpoint(d); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -158,6 +158,16 @@ func (sp *spill) drop(b []byte) {
 	}
 }
 
+// fileOf returns the scratch file mapped at b, which must start a mapping.
+func (sp *spill) fileOf(b []byte) (*os.File, error) {
+	for _, mf := range sp.files {
+		if len(b) > 0 && len(mf.mem) >= len(b) && &mf.mem[0] == &b[0] {
+			return mf.f, nil
+		}
+	}
+	return nil, errors.New("no scratch file is mapped there")
+}
+
 // madvise gives the kernel advice on the pages lo … hi (page-aligned
 // addresses inside a mapping of a spill). Advice failing is harmless.
 func madvise(lo, hi uintptr, advice int) {

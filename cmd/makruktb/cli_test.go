@@ -9,12 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/probe/store"
 	"github.com/stretchr/testify/require"
@@ -325,4 +327,45 @@ func TestCLIPlan(t *testing.T) {
 	r = runBinary(t, "plan", "KRRRRvK")
 	require.Zero(t, r.code, r.stderr)
 	require.Contains(t, r.stdout, "| KRRRRvK | 6 | 293543712 | 675.3 MiB |", "no limit on a position's moves")
+}
+
+// A generation stopped by SIGINT after a checkpoint resumes from it on
+// the next run, says so, comes out byte for byte the reference and leaves
+// no checkpoint; a damaged checkpoint is refused, naming it, until --force
+// starts the table afresh.
+func TestCLIResume(t *testing.T) {
+	dir := t.TempDir()
+	r := runBinary(t, "gen", "--tables", dir, "--dtb", "none", "KRvK", "KSvK")
+	require.Zero(t, r.code, r.stderr)
+	resume := filepath.Join(dir, "KRSvK.resume")
+	args := []string{"gen", "--tables", dir, "--dtb", "none", "--threads", "1", "--checkpoint", "1ns", "KRSvK"}
+	cmd := exec.Command(binary(t), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	require.Eventually(t, func() bool { _, err := os.Stat(resume); return err == nil }, 30*time.Second, 2*time.Millisecond)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	require.Error(t, cmd.Wait())
+	require.Equal(t, 128+int(syscall.SIGINT), cmd.ProcessState.ExitCode(), stderr.String())
+	require.FileExists(t, resume)
+	require.NoFileExists(t, filepath.Join(dir, "KRSvK.mtbm"))
+
+	r = runBinary(t, args...)
+	require.Zero(t, r.code, r.stderr)
+	require.Regexp(t, `KRSvK +resuming after pass \d+ from `+regexp.QuoteMeta(resume), r.stdout)
+	require.NoFileExists(t, resume)
+	got, err := store.FileSHA256(filepath.Join(dir, "KRSvK.mtbm"))
+	require.NoError(t, err)
+	require.Equal(t, data.Checksums()["KRSvK.mtbm"], got)
+
+	require.NoError(t, os.WriteFile(resume, []byte("MTBRESUM damaged"), 0o666))
+	require.NoError(t, os.Remove(filepath.Join(dir, "KRSvK.mtbm")))
+	r = runBinary(t, args...)
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "checkpoint "+resume+": ")
+	require.Contains(t, r.stderr, "remove it to start the table afresh")
+	r = runBinary(t, append(args, "--force")...)
+	require.Zero(t, r.code, r.stderr)
+	require.NotContains(t, r.stdout, "resuming")
+	require.NoFileExists(t, resume)
 }

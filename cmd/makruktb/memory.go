@@ -98,10 +98,11 @@ func (j job) outOfCore(e retro.Estimate, limit int64) (bool, error) {
 }
 
 // checkResources refuses, before any work, a plan with a table that does
-// not fit limit even out of core, or whose scratch files would not fit in
-// the free space of the scratch directory.
-func checkResources(jobs []job, limit int64, scratch string) error {
-	var need int64
+// not fit limit even out of core, or whose scratch files and checkpoint
+// (with checkpoints on) would not fit in the free space of the scratch
+// directory.
+func checkResources(jobs []job, limit int64, scratch string, checkpoints bool) error {
+	var need, scratchFiles, checkpoint int64
 	var needing probe.ID
 	for _, j := range jobs {
 		e, err := j.estimate()
@@ -112,8 +113,15 @@ func checkResources(jobs []job, limit int64, scratch string) error {
 		if err != nil {
 			return err
 		}
-		if spill && e.Scratch > need {
-			need, needing = e.Scratch, j.id
+		var files, saved int64
+		if spill {
+			files = e.Scratch
+		}
+		if checkpoints {
+			saved = retro.CheckpointSize(e.Indices)
+		}
+		if files+saved > need {
+			need, scratchFiles, checkpoint, needing = files+saved, files, saved, j.id
 		}
 	}
 	if need == 0 {
@@ -123,11 +131,19 @@ func checkResources(jobs []job, limit int64, scratch string) error {
 	if err != nil {
 		return fmt.Errorf("--scratch: %w", err)
 	}
-	if free < need {
+	if free >= need {
+		return nil
+	}
+	switch {
+	case checkpoint == 0:
 		return fmt.Errorf("cannot generate %s out of core: its scratch files take %s, %s has %s free (--scratch names another directory)",
 			needing, humanBytes(need), scratch, humanBytes(free))
+	case scratchFiles == 0:
+		return fmt.Errorf("cannot generate %s: its checkpoint takes %s, %s has %s free (--scratch names another directory, --checkpoint 0 saves none)",
+			needing, humanBytes(need), scratch, humanBytes(free))
 	}
-	return nil
+	return fmt.Errorf("cannot generate %s out of core: its scratch files and checkpoint take %s and %s, %s has %s free (--scratch names another directory, --checkpoint 0 saves none)",
+		needing, humanBytes(scratchFiles), humanBytes(checkpoint), scratch, humanBytes(free))
 }
 
 // diskIO returns the bytes this process has read from and written to

@@ -1,0 +1,371 @@
+package retro
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/makruktb/makruktb/probe/atomicfile"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// # Checkpoints: resuming a long generation
+//
+// A six-piece table takes hours; with Options.Checkpoint the generator
+// saves its state between two passes of the iteration, at most every
+// Checkpoint.Every, and a later generation of the same table given the
+// same checkpoint starts after the last pass saved instead of from the
+// seed. Between passes the state is whole: every update of a pass is done
+// and nothing is in flight. The values come out the same, byte for byte.
+//
+// The file, little-endian:
+//
+//	offset  size                what
+//	0       8                   "MTBRESUM"
+//	8       4                   checkpointVersion
+//	12      4                   length L of the key
+//	16      L                   the key (Checkpoint.Key: which table)
+//	16+L    8                   indices per side
+//	        8                   the last pass done (its depth in plies)
+//	        8                   the deepest value code assigned
+//	        then, White first, for each side:
+//	        8·⌈size/64⌉          the settled bits, as uint64 words
+//	        size                the state bytes
+//	        64 per 4096 indices the presence bits
+//	        8                   number N of overflow values
+//	        10·N                each one's index (8) and value code (2)
+//	        4                   CRC-32C of everything before it
+//
+// It is written atomically (package atomicfile), so a crash while saving
+// keeps the previous checkpoint. It holds the table's whole state (about
+// 2.25 bytes per index and side): when the disk has no room for a second
+// one beside the first, the first goes before the new one is written.
+
+// Checkpoint configures the saving and resuming of a generation.
+type Checkpoint struct {
+	// Path is the checkpoint file: read to resume if present, replaced by
+	// each save. The caller removes it once the table is safe.
+	Path string
+	// Key names the table (with its rules): a checkpoint saved under
+	// another key is refused, never resumed.
+	Key string
+	// Every is the least time between two saves (0: after every pass).
+	Every time.Duration
+}
+
+// checkpointVersion changes whenever the state's meaning does: a
+// checkpoint of another version is refused.
+const checkpointVersion = 1
+
+var checkpointMagic = [8]byte{'M', 'T', 'B', 'R', 'E', 'S', 'U', 'M'}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// CheckpointError is a checkpoint file that cannot be resumed: another
+// table's, another version's, damaged or unreadable. Removing the file
+// starts the table from the beginning.
+type CheckpointError struct {
+	Path string
+	Err  error
+}
+
+func (e *CheckpointError) Error() string {
+	return fmt.Sprintf("checkpoint %s: %v (remove it to start the table afresh)", e.Path, e.Err)
+}
+
+func (e *CheckpointError) Unwrap() error { return e.Err }
+
+// checkpointHeader is what precedes the state.
+type checkpointHeader struct {
+	key     string
+	size    uint64
+	depth   int64
+	deepest int64
+}
+
+// CheckpointSize returns the bytes of a checkpoint of a table with size
+// indices per side, overflow values aside (and a key of up to 64 bytes).
+func CheckpointSize(size uint64) int64 { return checkpointBytes(64, size) }
+
+// checkpointBytes is the length of a checkpoint with a key of keyLen bytes
+// and no overflow values.
+func checkpointBytes(keyLen int, size uint64) int64 {
+	perSide := 8*((size+63)/64) + size + presenceBytes(size) + 8
+	return int64(16+keyLen+24) + int64(2*perSide) + 4
+}
+
+// presenceBytes is one side's presence bits in a checkpoint.
+func presenceBytes(size uint64) uint64 {
+	return (size + 1<<presenceShift - 1) >> presenceShift * (maxCode + 1) / 8
+}
+
+// ResumeDepth reports whether path holds a checkpoint of key with size
+// indices per side, and the depth of the last pass it saved; a file that
+// is not there is no checkpoint, one that does not fit is a
+// *CheckpointError.
+func ResumeDepth(path, key string, size uint64) (depth int, ok bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, &CheckpointError{path, err}
+	}
+	defer f.Close()
+	h, err := readCheckpointHeader(f, path, key, size)
+	if err != nil {
+		return 0, false, err
+	}
+	return int(h.depth), true, nil
+}
+
+// readCheckpointHeader reads and checks the header of checkpoint f (path),
+// and its length as far as the header tells it.
+func readCheckpointHeader(f *os.File, path, key string, size uint64) (checkpointHeader, error) {
+	fail := func(format string, args ...any) (checkpointHeader, error) {
+		return checkpointHeader{}, &CheckpointError{path, fmt.Errorf(format, args...)}
+	}
+	var fixed struct {
+		Magic   [8]byte
+		Version uint32
+		KeyLen  uint32
+	}
+	if err := binary.Read(f, binary.LittleEndian, &fixed); err != nil {
+		return fail("reading its header: %w", err)
+	}
+	if fixed.Magic != checkpointMagic {
+		return fail("not a makruktb checkpoint")
+	}
+	if fixed.Version != checkpointVersion {
+		return fail("version %d, this makruktb reads version %d", fixed.Version, checkpointVersion)
+	}
+	if fixed.KeyLen > 256 {
+		return fail("key of %d bytes", fixed.KeyLen)
+	}
+	name := make([]byte, fixed.KeyLen)
+	var rest struct{ Size, Depth, Deepest uint64 }
+	if _, err := io.ReadFull(f, name); err != nil {
+		return fail("reading its header: %w", err)
+	}
+	if err := binary.Read(f, binary.LittleEndian, &rest); err != nil {
+		return fail("reading its header: %w", err)
+	}
+	h := checkpointHeader{key: string(name), size: rest.Size, depth: int64(rest.Depth), deepest: int64(rest.Deepest)}
+	switch {
+	case h.key != key:
+		return fail("it is %s's, not %s's", h.key, key)
+	case h.size != size:
+		return fail("%d indices per side, the table has %d", h.size, size)
+	case h.depth < 0 || h.depth > maxCode || h.deepest < 0 || h.deepest > maxCode:
+		return fail("depth %d, deepest %d", h.depth, h.deepest)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return fail("%w", err)
+	}
+	if least := checkpointBytes(len(name), size); st.Size() < least {
+		return fail("%d bytes, truncated (at least %d)", st.Size(), least)
+	}
+	return h, nil
+}
+
+// maybeCheckpoint saves the state after the pass of depth d when
+// checkpoints are asked for and the last save is old enough.
+func (g *generator) maybeCheckpoint(d int) error {
+	c := g.opts.Checkpoint
+	if c == nil || g.tooDeep.Load() || time.Since(g.lastSave) < c.Every {
+		return nil
+	}
+	if err := g.saveCheckpoint(d); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", c.Path, err)
+	}
+	g.lastSave = time.Now()
+	return nil
+}
+
+// saveCheckpoint writes the state after the pass of depth d.
+func (g *generator) saveCheckpoint(d int) error {
+	c := g.opts.Checkpoint
+	size := g.space.Size()
+	if err := roomForCheckpoint(c.Path, CheckpointSize(size)); err != nil {
+		return err
+	}
+	return atomicfile.Write(c.Path, func(f *os.File) error {
+		out := bufio.NewWriterSize(f, 1<<20)
+		sum := crc32.New(castagnoli)
+		w := io.MultiWriter(out, sum)
+		le := binary.LittleEndian
+		head := append(checkpointMagic[:0:0], checkpointMagic[:]...)
+		head = le.AppendUint32(head, checkpointVersion)
+		head = le.AppendUint32(head, uint32(len(c.Key)))
+		head = append(head, c.Key...)
+		head = le.AppendUint64(head, size)
+		head = le.AppendUint64(head, uint64(d))
+		head = le.AppendUint64(head, uint64(g.deepest.Load()))
+		w.Write(head)
+		for side := range g.states {
+			s := &g.states[side]
+			for _, region := range [][]byte{wordBytes(s.settled), s.codes} {
+				if err := g.saveRegion(w, region); err != nil {
+					return err
+				}
+			}
+			buf := make([]byte, 0, 64)
+			for _, block := range g.present[side] {
+				buf = buf[:0]
+				for _, word := range block {
+					buf = le.AppendUint64(buf, word)
+				}
+				w.Write(buf)
+			}
+			wide := s.overflow.entries(s.codes)
+			w.Write(le.AppendUint64(buf[:0], uint64(len(wide))))
+			for _, e := range wide {
+				w.Write(le.AppendUint16(le.AppendUint64(buf[:0], e.Index), uint16(e.Value)))
+			}
+		}
+		out.Write(le.AppendUint32(nil, sum.Sum32()))
+		return out.Flush()
+	})
+}
+
+// saveRegion writes a part of the state: from the heap, or out of core
+// from its scratch file, read by pread so that its pages do not come into
+// the process.
+func (g *generator) saveRegion(w io.Writer, region []byte) error {
+	if g.spill == nil || len(region) == 0 {
+		_, err := w.Write(region)
+		return err
+	}
+	f, err := g.spill.fileOf(region)
+	if err != nil {
+		return err
+	}
+	_, err = io.CopyBuffer(w, io.NewSectionReader(f, 0, int64(len(region))), make([]byte, 1<<20))
+	return err
+}
+
+// loadRegion fills a part of the state from r: into the heap, or out of
+// core into its scratch file.
+func (g *generator) loadRegion(r io.Reader, region []byte) error {
+	if g.spill == nil || len(region) == 0 {
+		_, err := io.ReadFull(r, region)
+		return err
+	}
+	f, err := g.spill.fileOf(region)
+	if err != nil {
+		return err
+	}
+	n, err := io.CopyBuffer(io.NewOffsetWriter(f, 0), io.LimitReader(r, int64(len(region))), make([]byte, 1<<20))
+	if err == nil && n < int64(len(region)) {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// resume loads the checkpoint into the generator's states (made, not
+// seeded) and returns the depth of the last pass it saved.
+func (g *generator) resume() (depth int, err error) {
+	c := g.opts.Checkpoint
+	f, err := os.Open(c.Path)
+	if err != nil {
+		return 0, &CheckpointError{c.Path, err}
+	}
+	defer f.Close()
+	size := g.space.Size()
+	h, err := readCheckpointHeader(f, c.Path, c.Key, size)
+	if err != nil {
+		return 0, err
+	}
+	damaged := func(err error) (int, error) {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return 0, &CheckpointError{c.Path, err}
+	}
+	// Read again from the start, the header into the checksum too.
+	headerLen, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return damaged(err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return damaged(err)
+	}
+	in := bufio.NewReaderSize(f, 1<<20)
+	sum := crc32.New(castagnoli)
+	r := io.TeeReader(in, sum)
+	if _, err := io.CopyN(io.Discard, r, headerLen); err != nil {
+		return damaged(err)
+	}
+	le := binary.LittleEndian
+	var buf [64]byte
+	for side := range g.states {
+		s := &g.states[side]
+		for _, region := range [][]byte{wordBytes(s.settled), s.codes} {
+			if err := g.loadRegion(r, region); err != nil {
+				return damaged(err)
+			}
+		}
+		for b := range g.present[side] {
+			block := &g.present[side][b]
+			if _, err := io.ReadFull(r, buf[:8*len(block)]); err != nil {
+				return damaged(err)
+			}
+			for i := range block {
+				block[i] = le.Uint64(buf[8*i:])
+			}
+		}
+		if _, err := io.ReadFull(r, buf[:8]); err != nil {
+			return damaged(err)
+		}
+		n := le.Uint64(buf[:8])
+		if n > size {
+			return damaged(fmt.Errorf("%d overflow values", n))
+		}
+		for range n {
+			if _, err := io.ReadFull(r, buf[:10]); err != nil {
+				return damaged(err)
+			}
+			j, v := le.Uint64(buf[:8]), value.Value(le.Uint16(buf[8:]))
+			if j >= size {
+				return damaged(fmt.Errorf("overflow value at index %d", j))
+			}
+			s.overflow.put(j, v)
+		}
+	}
+	if _, err := io.ReadFull(in, buf[:4]); err != nil {
+		return damaged(err)
+	}
+	if le.Uint32(buf[:4]) != sum.Sum32() {
+		return damaged(errors.New("checksum mismatch"))
+	}
+	if _, err := in.ReadByte(); err != io.EOF {
+		return damaged(errors.New("bytes after its end"))
+	}
+	g.deepest.Store(h.deepest)
+	g.lastSave = time.Now()
+	return int(h.depth), nil
+}
+
+// roomForCheckpoint makes room for a new checkpoint of need bytes beside
+// path: when the disk has none for it beside the old one, the old one goes.
+func roomForCheckpoint(path string, need int64) error {
+	dir := filepath.Dir(path)
+	free, err := FreeDisk(dir)
+	if err != nil {
+		return err
+	}
+	if free >= need+need/64 {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && free+st.Size() >= need+need/64 {
+		return os.Remove(path)
+	}
+	return fmt.Errorf("%s has %s free; a checkpoint needs %s", dir, gib(free), gib(need))
+}
