@@ -80,7 +80,7 @@ the table is written. --force starts the named tables afresh.`,
 	addMemoryFlag(cmd, &memory)
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "generate every pawnless table with up to N pieces")
 	cmd.Flags().BoolVar(&force, "force", false, "regenerate the named tables even if present")
-	cmd.Flags().StringVar(&scratch, "scratch", "", "directory for the state of a table generated out of core (default: the table directory); its files are unlinked as soon as made, so nothing is left there however a run ends")
+	cmd.Flags().StringVar(&scratch, "scratch", "", "directory for the state of a table generated out of core (default: the table directory); its files are unlinked as soon as made, so nothing is left there however a run ends, but the checkpoints (--checkpoint) meant to outlive a run")
 	cmd.Flags().DurationVar(&every, "checkpoint", 30*time.Minute, "save a table's state at most this often, to resume it after an interruption (0: never)")
 	cmd.Flags().BoolVar(&timings, "timings", false, "print how long each stage of each table took (on stderr)")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
