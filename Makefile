@@ -69,7 +69,7 @@ test: fmt-check tidy-check vet lint ctest race
 # core), the server and the directory lock.
 race:
 	$(GO) test -race -count=1 ./probe/... -run 'TestConcurrentProbes|TestBlockCache|TestWrite|TestLoadAllNamesFirstBadBlock|TestCorruptTableInDirectory|TestListEditsDoNotGetLost'
-	$(GO) test -race -count=1 ./tb/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN|TestOutOfCoreTwoWorkers'
+	$(GO) test -race -count=1 ./tb/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN|TestOutOfCoreTwoWorkers|TestReleaserHoldsBackTheLead'
 	$(GO) test -race -count=1 ./uci -run 'TestAdapter'
 	$(GO) test -race -count=1 ./cmd/makruktb -run 'TestServe|TestLoad|TestGoldenChecksums|TestResponseCache'
 
