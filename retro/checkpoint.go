@@ -57,6 +57,9 @@ type Checkpoint struct {
 	Key string
 	// Every is the least time between two saves (0: after every pass).
 	Every time.Duration
+	// Saved, if set, is told of each save: the pass saved, the file's
+	// size and how long the save took.
+	Saved func(depth int, bytes int64, took time.Duration)
 }
 
 // checkpointVersion changes whenever the state's meaning does: a
@@ -182,10 +185,18 @@ func (g *generator) maybeCheckpoint(d int) error {
 	if c == nil || g.tooDeep.Load() || time.Since(g.lastSave) < c.Every {
 		return nil
 	}
+	start := time.Now()
 	if err := g.saveCheckpoint(d); err != nil {
 		return fmt.Errorf("checkpoint %s: %w", c.Path, err)
 	}
 	g.lastSave = time.Now()
+	if c.Saved != nil {
+		var size int64
+		if st, err := os.Stat(c.Path); err == nil {
+			size = st.Size()
+		}
+		c.Saved(d, size, g.lastSave.Sub(start))
+	}
 	return nil
 }
 

@@ -347,6 +347,7 @@ func TestCLIResume(t *testing.T) {
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	require.Error(t, cmd.Wait())
 	require.Equal(t, 128+int(syscall.SIGINT), cmd.ProcessState.ExitCode(), stderr.String())
+	require.Regexp(t, `KRSvK +saved after pass \d+ to `+regexp.QuoteMeta(resume)+` \(\d`, stderr.String())
 	require.FileExists(t, resume)
 	require.NoFileExists(t, filepath.Join(dir, "KRSvK.mtbm"))
 

@@ -271,6 +271,12 @@ func (gn *generation) generate(ctx context.Context, j job) (err error) {
 		return err
 	}
 	progress = newBar(j.id.String())
+	if c := opts.Checkpoint; c != nil {
+		c.Saved = func(depth int, size int64, took time.Duration) {
+			progress.clear() // the bar redraws below the line
+			fmt.Fprintf(gn.errOut, "%-15s saved after pass %d to %s (%s, %.1fs)\n", j.id, depth, c.Path, humanBytes(size), took.Seconds())
+		}
+	}
 	var table *retro.Table
 	metric := probe.DTM
 	clock.enter("load") // the sub-tables; the generator's progress starts the next stage
@@ -548,6 +554,16 @@ func newBar(name string) *bar {
 		)
 	}
 	return b
+}
+
+// clear takes the bar off its line, for a line of text.
+func (b *bar) clear() {
+	if b.pb == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_ = b.pb.Clear()
 }
 
 func (b *bar) update(p retro.Progress) {
