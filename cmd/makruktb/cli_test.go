@@ -291,8 +291,13 @@ func TestCLISignals(t *testing.T) {
 	noPartialFiles(t, dir)
 	r := runBinary(t, "gen", "--tables", dir, "--threads", "2", "--dtb", "none", "KRRvK", "KSSvK")
 	require.Zero(t, r.code, r.stderr)
-	stopsCleanly(t, syscall.SIGINT, 128+int(syscall.SIGINT), "", "verify", "--tables", dir, "--threads", "1")
-	stopsCleanly(t, syscall.SIGTERM, 128+int(syscall.SIGTERM), "", "index", "--threads", "1", "KRRNvK")
+	// Each signal goes out once the command has printed a line that
+	// leaves it seconds of work: a fixed wait raced a fast machine (index
+	// KRRNvK, 0.9 s in all, once finished before its signal). verify's
+	// KSSvK takes 2 s after KRvK; index KRRNvKM about a minute after its
+	// header.
+	stopsCleanly(t, syscall.SIGINT, 128+int(syscall.SIGINT), "KRvK ", "verify", "--tables", dir, "--threads", "1")
+	stopsCleanly(t, syscall.SIGTERM, 128+int(syscall.SIGTERM), "| material", "index", "--threads", "1", "KRRNvKM")
 	stopsCleanly(t, syscall.SIGTERM, 0, "serving http://", "serve", "--tables", dir, "--addr", "127.0.0.1:0")
 	stopsCleanly(t, syscall.SIGINT, 0, "serving http://", "serve", "--tables", dir, "--addr", "127.0.0.1:0")
 	noPartialFiles(t, dir)
