@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
@@ -268,6 +269,9 @@ func TestRange(t *testing.T) {
 	// garbage: it decodes into recycled block buffers. (Made anew per call,
 	// they took 198 MB to read KSSvKM's 466 MB by king pairs, and the heap
 	// of gen's summary grew by a fifth of a 6-piece table.)
+	if testenv.RaceEnabled {
+		return
+	}
 	buf := make([]value.Value, 0, size)
 	allocs := testing.AllocsPerRun(20, func() {
 		if buf, err = f.Range(tb.Black, 0, size, buf); err != nil {
