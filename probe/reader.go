@@ -57,6 +57,13 @@ func (t *File) getBuffers() *blockBuffers {
 	return new(blockBuffers)
 }
 
+// decode decompresses block k into b.raw, reusing b's capacity.
+func (t *File) decode(k int, b *blockBuffers) error {
+	var err error
+	b.raw, b.comp, err = t.rawBlockInto(k, b.raw, b.comp)
+	return err
+}
+
 // OpenFile opens and checks the header of the table file at path.
 func OpenFile(path string) (*File, error) {
 	f, err := os.Open(path)
@@ -308,8 +315,7 @@ func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.V
 	defer t.buffers.Put(bufs)
 	for i := lo; i < hi; {
 		k, off := t.BlockOf(side, i)
-		var err error
-		if bufs.raw, bufs.comp, err = t.rawBlockInto(k, bufs.raw, bufs.comp); err != nil {
+		if err := t.decode(k, bufs); err != nil {
 			return nil, err
 		}
 		for n := len(bufs.raw) / t.Header.Width; off < n && i < hi; off++ {
@@ -334,8 +340,7 @@ func (t *File) LoadAll() ([2]*value.Array, error) {
 		k := int(u)
 		bufs := t.getBuffers()
 		defer t.buffers.Put(bufs)
-		var err error
-		if bufs.raw, bufs.comp, err = t.rawBlockInto(k, bufs.raw, bufs.comp); err != nil {
+		if err := t.decode(k, bufs); err != nil {
 			return err
 		}
 		raw := bufs.raw
