@@ -18,6 +18,10 @@ func (g *generator) seed(ctx context.Context) error {
 		s := &g.states[side]
 		lo, hi := uint64(k)*per, uint64(k+1)*per
 		s.fill(lo, hi, holeByte)
+		// The unit owns the words inside its range; only a range that
+		// does not start and end on a word shares words with its
+		// neighbours, and then every byte goes through compare-and-swap.
+		w := seedWriter{s, lo%4 == 0 && hi%4 == 0}
 		var moves tb.MoveList
 		var lane tb.LaneMoves
 		run := ^uint64(0)
@@ -25,7 +29,7 @@ func (g *generator) seed(ctx context.Context) error {
 			if s.isSettled(i) {
 				// A known draw (markDraws): no predecessor can win
 				// through it, nor lose by it.
-				s.store(i, byte(value.Draw))
+				w.put(i, byte(value.Draw))
 				return
 			}
 			moves.N = 0
@@ -42,14 +46,15 @@ func (g *generator) seed(ctx context.Context) error {
 			} else {
 				quiet = p.LegalCaptures(&moves)
 			}
-			g.seedState(s, i, p, quiet, moves.Slice())
+			g.seedState(w, i, p, quiet, moves.Slice())
 		})
 	})
 }
 
 // seedState writes the initial state of the legal position (s, i) with
 // the given number of quiet moves and legal captures.
-func (g *generator) seedState(s *states, i uint64, p *tb.Position, quiet int, captures []tb.Move) {
+func (g *generator) seedState(w seedWriter, i uint64, p *tb.Position, quiet int, captures []tb.Move) {
+	s := w.states
 	var bestWin, worstLoss value.Value // through captures; 0 = none
 	canDraw := false
 	for _, m := range captures {
@@ -72,7 +77,7 @@ func (g *generator) seedState(s *states, i uint64, p *tb.Position, quiet int, ca
 		s.setFinal(i, value.MatedIn(0))
 		g.present.mark(p.Side, i, value.MatedIn(0))
 	case noMoves, bestWin == 0 && canDraw:
-		s.store(i, byte(value.Draw)) // stalemate, or a drawing capture: cannot lose
+		w.put(i, byte(value.Draw)) // stalemate, or a drawing capture: cannot lose
 	case bestWin != 0:
 		// A win to propagate when the frontier reaches it, unless an
 		// un-move finds a faster one first.
@@ -80,15 +85,30 @@ func (g *generator) seedState(s *states, i uint64, p *tb.Position, quiet int, ca
 		if bestWin >= value.Overflow {
 			s.overflow.put(i, bestWin)
 		}
-		s.store(i, codeByte(bestWin))
+		w.put(i, codeByte(bestWin))
 		g.present.mark(p.Side, i, bestWin)
 	case quiet == 0:
 		g.noteDepth(worstLoss) // every move is a losing capture
 		s.setFinal(i, worstLoss)
 		g.present.mark(p.Side, i, worstLoss)
 	case 2*quiet > counterLimit:
-		s.store(i, manyByte)
+		w.put(i, manyByte)
 	default:
-		s.store(i, counterByte(2*quiet, worstLoss != 0))
+		w.put(i, counterByte(2*quiet, worstLoss != 0))
 	}
+}
+
+// seedWriter writes the bytes of one unit of the seed: plain stores when
+// the unit owns every word of its range (own), else compare-and-swap.
+type seedWriter struct {
+	*states
+	own bool
+}
+
+func (w seedWriter) put(i uint64, b byte) {
+	if w.own {
+		w.codes[i] = b
+		return
+	}
+	w.store(i, b)
 }

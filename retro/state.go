@@ -1,6 +1,7 @@
 package retro
 
 import (
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -185,6 +186,13 @@ func (s *states) settledRun(r uint64) tb.Bitboard {
 	return tb.Bitboard(atomic.LoadUint64(&s.settled[r>>6]))
 }
 
+// touch reads the state word holding codes[j], to bring its cache line in
+// before an update.
+func (s *states) touch(j uint64) uint64 {
+	word, _ := s.byteWord(j)
+	return uint64(atomic.LoadUint32(word))
+}
+
 // settleRun marks the positions r+n, n in lanes, as settled.
 func (s *states) settleRun(r uint64, lanes tb.Bitboard) {
 	atomic.OrUint64(&s.settled[r>>6], uint64(lanes))
@@ -311,6 +319,27 @@ func mayHoldByte(w uint64, b byte) bool {
 	)
 	x := w ^ uint64(b)*ones
 	return (x-ones)&^x&highBits != 0
+}
+
+// byteLanes returns the bytes of codes[i…i+7] (i a multiple of 8, w their
+// word from loadEight) that equal b, bit n for codes[i+n]. The zero-byte
+// test is made exact by keeping the high bits out of the addition, so no
+// borrow runs from one byte into the next; a multiplication then gathers
+// the eight high bits into one byte.
+func byteLanes(w uint64, b byte) uint8 {
+	const (
+		ones     = 0x0101010101010101
+		lowBits  = 0x7f7f7f7f7f7f7f7f
+		highBits = 0x8080808080808080
+		gather   = 0x0102040810204080
+	)
+	x := w ^ uint64(b)*ones
+	zero := ^((x&lowBits + lowBits) | x) & highBits
+	lanes := uint8(zero >> 7 * gather >> 56)
+	if !littleEndian {
+		lanes = bits.Reverse8(lanes)
+	}
+	return lanes
 }
 
 // overflow holds the codes of 255 and above during generation, in shards

@@ -35,6 +35,28 @@ func TestMayHoldByte(t *testing.T) {
 	}
 }
 
+// byteLanes must name exactly the bytes that match, including those next
+// to a match, where a borrow in the plain zero-byte test would err.
+func TestByteLanes(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	s := newStates(8)
+	for range 200000 {
+		target := byte(r.IntN(256))
+		near := []byte{target, target, target ^ 1, target + 1, target - 1, target ^ 0x80, byte(r.IntN(256))}
+		var want uint8
+		for lane := range uint64(8) {
+			b := near[r.IntN(len(near))]
+			s.codes[lane] = b
+			if b == target {
+				want |= 1 << lane
+			}
+		}
+		if got := byteLanes(s.loadEight(0), target); got != want {
+			t.Fatalf("byteLanes(% x, %d) = %08b, want %08b", s.codes, target, got, want)
+		}
+	}
+}
+
 func TestEscapesAndWins(t *testing.T) {
 	s := newStates(8)
 	for _, capture := range []bool{false, true} {
