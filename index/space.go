@@ -510,3 +510,33 @@ func (st *Stepper) To(sq tb.Square) uint64 {
 	}
 	return st.base + comboIndex(st.rest|sq.Bitboard())*st.stride
 }
+
+// TiedStepper is Stepper under a Tied king pair, where a position's index
+// is the lesser of its own numbering and its mirror image's in the a1–h8
+// diagonal (which keeps both kings in place): the piece steps in both,
+// one digit each, and To takes the lesser.
+type TiedStepper struct {
+	plain, flipped Stepper
+}
+
+// TiedStepper prepares the steps of the piece on from of group g (on the
+// squares pieces) in the position p of index i, king pair Tied. flipped is
+// FlippedIndex(p).
+func (s *Space) TiedStepper(i, flipped uint64, g int, pieces tb.Bitboard, from tb.Square) TiedStepper {
+	return TiedStepper{
+		plain:   s.Stepper(i, g, pieces, from),
+		flipped: s.Stepper(flipped, g, flipDiagonal.squares(pieces), squareMaps[flipDiagonal][from]),
+	}
+}
+
+// To returns the index with the moving piece on sq.
+func (st *TiedStepper) To(sq tb.Square) uint64 {
+	return min(st.plain.To(sq), st.flipped.To(squareMaps[flipDiagonal][sq]))
+}
+
+// FlippedIndex numbers p mirrored in the a1–h8 diagonal, as TiedStepper
+// wants (p of a Tied king pair, with its kings on the diagonal).
+func (s *Space) FlippedIndex(p *tb.Position) uint64 {
+	j, _ := s.indexWith(p, flipDiagonal)
+	return j
+}

@@ -296,8 +296,8 @@ func TestMovedIndex(t *testing.T) {
 	for _, name := range []string{"KRvK", "KRRvK", "KSvKN", "KRSvKN", "KMMMvK", "KNNvKM", "KRRvKN"} {
 		s, err := New(tb.MustParseMaterial(name))
 		require.NoError(t, err)
-		checked := 0
-		for checked < 20000 {
+		checked, tied := 0, 0
+		for checked < 20000 || tied == 0 && s.FullSymmetry() {
 			i := rng.Uint64N(s.Size())
 			p, ok := s.Position(i, tb.Color(rng.IntN(2)))
 			if !ok {
@@ -326,6 +326,11 @@ func TestMovedIndex(t *testing.T) {
 				want, _ := s.Index(&q)
 				j, k := s.MovedIndex(i, s.KingPairOf(i), &p, m.To(), m.From())
 				require.Equal(t, want, j, "%s un %s", p.FEN(), m)
+				if c, pt := p.PieceAt(m.To()); pt != tb.King && s.Tied(s.KingPairOf(i)) {
+					st := s.TiedStepper(i, s.FlippedIndex(&p), s.groupOf[c][pt], p.Pieces(c, pt), m.To())
+					require.Equal(t, want, st.To(m.From()), "%s tied un %s", p.FEN(), m)
+					tied++
+				}
 				require.Equal(t, s.KingPairOf(want), k)
 				requireStepPair(t, s, s.KingPairOf(i), k, p.Side.Other())
 				if c, pt := p.PieceAt(m.To()); pt == tb.King {

@@ -190,8 +190,9 @@ func (g *generator) propagateRun(sc *scratch, side tb.Color, r uint64, k int, la
 // propagate un-moves the position (side, i) of king pair k, decided with
 // value v, and updates its predecessors: the position-by-position path of
 // Tied king pairs and of spaces without runs. Un-moves of non-king pieces change
-// one index digit (index.Space.StepIndex); king un-moves, and every un-move
-// under a diagonal-symmetric king pair, go through MovedIndex.
+// one index digit (index.Space.StepIndex; under a Tied king pair, one digit
+// in each of the two orientations, index.TiedStepper); king un-moves go
+// through KingMovedIndex.
 func (g *generator) propagate(sc *scratch, side tb.Color, i uint64, k int, v value.Value) {
 	p := g.space.Decode(i, side) // decided, so legal
 	r := p.Retractor()
@@ -201,6 +202,10 @@ func (g *generator) propagate(sc *scratch, side tb.Color, i uint64, k int, v val
 		u.setStabiliser(g.stabiliser(&p))
 	}
 	tied := g.space.Tied(k)
+	var flipped uint64
+	if tied {
+		flipped = g.space.FlippedIndex(&p)
+	}
 	for gi, gr := range g.space.Groups() {
 		if gr.Color != them {
 			continue
@@ -210,8 +215,9 @@ func (g *generator) propagate(sc *scratch, side tb.Color, i uint64, k int, v val
 			to := bb.PopFirst()
 			origins := r.Origins(gr.Type, to)
 			if tied {
+				st := g.space.TiedStepper(i, flipped, gi, pieces, to)
 				for origins != 0 {
-					u.apply(g.space.MovedIndex(i, k, &p, to, origins.PopFirst()))
+					u.apply(st.To(origins.PopFirst()), k)
 				}
 				continue
 			}
