@@ -153,7 +153,7 @@ func (g *generator) propagateRun(sc *scratch, side tb.Color, r uint64, k int, la
 			st := g.space.Stepper(r, gi, pieces, to)
 			for from := ret.Candidates(gr.Type, to); from != 0; {
 				f := from.PopFirst()
-				u.queue(st.To(f), k, ret.Lanes(gr.Type, f, to, lanes), nil)
+				u.queue(st.To(f), ret.Lanes(gr.Type, f, to, lanes), nil)
 			}
 		}
 	}
@@ -164,8 +164,8 @@ func (g *generator) propagateRun(sc *scratch, side tb.Color, r uint64, k int, la
 		if l == 0 {
 			continue
 		}
-		if run, kj, moved, ok := g.space.KingStepRun(r, k, &prefix, them, f); ok {
-			u.queue(run, kj, l, moved)
+		if run, _, moved, ok := g.space.KingStepRun(r, k, &prefix, them, f); ok {
+			u.queue(run, l, moved)
 			continue
 		}
 		for l != 0 {
@@ -178,7 +178,7 @@ func (g *generator) propagateRun(sc *scratch, side tb.Color, r uint64, k int, la
 	if laneColor == them {
 		for l := lanes; l != 0; {
 			lane := l.PopFirst()
-			u.queue(r, k, ret.LaneOrigins(lane), nil)
+			u.queue(r, ret.LaneOrigins(lane), nil)
 		}
 	}
 	u.flush()
@@ -258,10 +258,7 @@ func (u *updater) setStabiliser(stab int) {
 // position is lost, one escape fewer when it is won.
 func (u *updater) apply(j uint64, kj int) {
 	if u.stab == 0 {
-		if u.states.setWin(j, u.next) {
-			u.g.present.mark(u.side, j, u.next)
-			u.deepest = u.next
-		}
+		u.win(j)
 		return
 	}
 	weight := u.weight
@@ -276,24 +273,36 @@ func (u *updater) apply(j uint64, kj int) {
 		u.sc.pos = space.Decode(j, u.side) // a counter: legal and canonical
 		weight = 2 * (8 / space.Multiplicity(&u.sc.pos)) / u.stab
 	}
-	var loss value.Value
-	result, capture := u.states.removeEscape(j, weight)
-	if result != escapeNone && (capture || result == escapeMany) && !decoded {
-		u.sc.pos = space.Decode(j, u.side)
+	if result, capture := u.states.removeEscape(j, weight); result != escapeNone {
+		u.escaped(j, result, capture, decoded)
 	}
-	switch result {
-	case escapeNone:
-		return
-	case escapeDecided:
-		loss = u.next
-		if capture {
-			loss = max(loss, u.g.worstCapture(u.sc))
-		}
-	case escapeMany:
+}
+
+// win makes predecessor j a win through the frontier's loss, unless it
+// already wins as fast.
+func (u *updater) win(j uint64) {
+	if u.states.setWin(j, u.next) {
+		u.g.present.mark(u.side, j, u.next)
+		u.deepest = u.next
+	}
+}
+
+// escaped finishes what removeEscape began on predecessor j when it ran
+// out of counter (escapeDecided) or found too many moves to count
+// (escapeMany); decoded says whether u.sc.pos holds the position already.
+func (u *updater) escaped(j uint64, result escape, capture, decoded bool) {
+	if (capture || result == escapeMany) && !decoded {
+		u.sc.pos = u.g.space.Decode(j, u.side)
+	}
+	if result == escapeMany {
 		if loss, lost := u.g.lostByMoves(u.sc, u.next); lost && u.states.claim(j) {
 			u.sc.deferred = append(u.sc.deferred, deferredLoss{u.side, j, loss})
 		}
 		return
+	}
+	loss := u.next
+	if capture {
+		loss = max(loss, u.g.worstCapture(u.sc))
 	}
 	u.states.setFinal(j, loss)
 	u.g.present.mark(u.side, j, loss)
@@ -315,19 +324,18 @@ func (u *updater) apply(j uint64, kj int) {
 // scan and the seed's plain stores): 9.0–9.6 s against 10.0–10.7 s.
 
 // runTarget is a run of predecessors waiting in a batch: the positions
-// r+moved[lane] of king pair kj, lane in lanes, where moved says where a
+// r+moved[lane], lane in lanes, where moved says where a
 // symmetry moved the last piece (nil: nowhere, r+lane).
 type runTarget struct {
 	r     uint64
 	lanes tb.Bitboard
 	moved *[64]tb.Square
-	kj    int
 }
 
 // queue adds a run of predecessors to the batch.
-func (u *updater) queue(r uint64, kj int, lanes tb.Bitboard, moved *[64]tb.Square) {
+func (u *updater) queue(r uint64, lanes tb.Bitboard, moved *[64]tb.Square) {
 	if lanes != 0 {
-		u.sc.targets = append(u.sc.targets, runTarget{r, lanes, moved, kj})
+		u.sc.targets = append(u.sc.targets, runTarget{r, lanes, moved})
 	}
 }
 
@@ -361,17 +369,28 @@ func (u *updater) flush() {
 	u.sink += sink
 	for i := range targets {
 		if t := &targets[i]; t.lanes != 0 {
-			u.applyRun(t.r, t.kj, t.lanes)
+			u.applyRun(t.r, t.lanes)
 		}
 	}
 	u.sc.targets = targets[:0]
 }
 
-// applyRun applies apply to the predecessors r+lane, lane in lanes, of
-// king pair kj, but for those already settled.
-func (u *updater) applyRun(r uint64, kj int, lanes tb.Bitboard) {
-	for lanes &^= u.states.settledRun(r); lanes != 0; {
-		u.apply(r+uint64(lanes.PopFirst()), kj)
+// applyRun applies apply to the predecessors r+lane, lane in lanes, but
+// for those already settled. The king pair of a run is never Tied, so
+// every predecessor takes the updater's weight.
+func (u *updater) applyRun(r uint64, lanes tb.Bitboard) {
+	lanes &^= u.states.settledRun(r)
+	if u.stab == 0 {
+		for lanes != 0 {
+			u.win(r + uint64(lanes.PopFirst()))
+		}
+		return
+	}
+	for lanes != 0 {
+		j := r + uint64(lanes.PopFirst())
+		if result, capture := u.states.removeEscape(j, u.weight); result != escapeNone {
+			u.escaped(j, result, capture, false)
+		}
 	}
 }
 
