@@ -176,10 +176,7 @@ func (g *generator) propagateRun(sc *scratch, side tb.Color, r uint64, k int, la
 		}
 	}
 	if laneColor == them {
-		for l := lanes; l != 0; {
-			lane := l.PopFirst()
-			u.queue(r, ret.LaneOrigins(lane), nil)
-		}
+		u.queueLaneOrigins(r, lanes, &ret)
 	}
 	u.flush()
 	if u.deepest != 0 {
@@ -324,18 +321,51 @@ func (u *updater) escaped(j uint64, result escape, capture, decoded bool) {
 // scan and the seed's plain stores): 9.0–9.6 s against 10.0–10.7 s.
 
 // runTarget is a run of predecessors waiting in a batch: the positions
-// r+moved[lane], lane in lanes, where moved says where a
-// symmetry moved the last piece (nil: nowhere, r+lane).
+// r+moved[lane], lane in lanes, where moved says where a symmetry moved
+// the last piece (nil: nowhere, r+lane), each reached by counts[lane]
+// un-moves.
 type runTarget struct {
-	r     uint64
-	lanes tb.Bitboard
-	moved *[64]tb.Square
+	r      uint64
+	lanes  tb.Bitboard
+	moved  *[64]tb.Square
+	counts *[64]uint8 // un-moves that reach each lane (nil: one each)
 }
 
 // queue adds a run of predecessors to the batch.
 func (u *updater) queue(r uint64, lanes tb.Bitboard, moved *[64]tb.Square) {
 	if lanes != 0 {
-		u.sc.targets = append(u.sc.targets, runTarget{r, lanes, moved})
+		u.sc.targets = append(u.sc.targets, runTarget{r: r, lanes: lanes, moved: moved})
+	}
+}
+
+// queueLaneOrigins queues the predecessors of the frontier lanes through
+// un-moves of the last piece itself: they stay in run r, and one of them
+// may be reached from several frontier lanes. A win needs one, so their
+// union is queued; a loss of escapes counts each, so the counts go with
+// it (sc.counts, the batch's only counted run) and the counter of each
+// predecessor drops once, by all of them.
+func (u *updater) queueLaneOrigins(r uint64, lanes tb.Bitboard, ret *tb.LaneRetractor) {
+	var union tb.Bitboard
+	if u.stab == 0 {
+		for l := lanes; l != 0; {
+			union |= ret.LaneOrigins(l.PopFirst())
+		}
+		u.queue(r, union, nil)
+		return
+	}
+	counts := &u.sc.counts
+	for l := lanes; l != 0; {
+		origins := ret.LaneOrigins(l.PopFirst())
+		for o := origins &^ union; o != 0; {
+			counts[o.PopFirst()] = 0
+		}
+		union |= origins
+		for o := origins; o != 0; {
+			counts[o.PopFirst()]++
+		}
+	}
+	if union != 0 {
+		u.sc.targets = append(u.sc.targets, runTarget{r: r, lanes: union, counts: counts})
 	}
 }
 
@@ -369,16 +399,17 @@ func (u *updater) flush() {
 	u.sink += sink
 	for i := range targets {
 		if t := &targets[i]; t.lanes != 0 {
-			u.applyRun(t.r, t.lanes)
+			u.applyRun(t.r, t.lanes, t.counts)
 		}
 	}
 	u.sc.targets = targets[:0]
 }
 
 // applyRun applies apply to the predecessors r+lane, lane in lanes, but
-// for those already settled. The king pair of a run is never Tied, so
-// every predecessor takes the updater's weight.
-func (u *updater) applyRun(r uint64, lanes tb.Bitboard) {
+// for those already settled, each counts[lane] times (nil: once). The
+// king pair of a run is never Tied, so every un-move takes the updater's
+// weight.
+func (u *updater) applyRun(r uint64, lanes tb.Bitboard, counts *[64]uint8) {
 	lanes &^= u.states.settledRun(r)
 	if u.stab == 0 {
 		for lanes != 0 {
@@ -387,8 +418,13 @@ func (u *updater) applyRun(r uint64, lanes tb.Bitboard) {
 		return
 	}
 	for lanes != 0 {
-		j := r + uint64(lanes.PopFirst())
-		if result, capture := u.states.removeEscape(j, u.weight); result != escapeNone {
+		lane := lanes.PopFirst()
+		weight := u.weight
+		if counts != nil {
+			weight *= int(counts[lane])
+		}
+		j := r + uint64(lane)
+		if result, capture := u.states.removeEscape(j, weight); result != escapeNone {
 			u.escaped(j, result, capture, false)
 		}
 	}
@@ -401,6 +437,7 @@ type scratch struct {
 	moves    tb.MoveList
 	deferred []deferredLoss
 	targets  []runTarget // the batch of propagateRun
+	counts   [64]uint8   // the counts of its one counted run (queueLaneOrigins)
 }
 
 // scratches recycles the scratch of the units of work: a new one per unit
