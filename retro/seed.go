@@ -24,6 +24,7 @@ func (g *generator) seed(ctx context.Context) error {
 		w := seedWriter{s, lo%4 == 0 && hi%4 == 0}
 		var moves tb.MoveList
 		var lane tb.LaneMoves
+		cache := laneCaptures{lane: tb.NoSquare}
 		run := ^uint64(0)
 		g.space.Walk(k, side, func(i uint64, p *tb.Position) {
 			if s.isSettled(i) {
@@ -41,25 +42,26 @@ func (g *generator) seed(ctx context.Context) error {
 					prefix := *p
 					prefix.Remove(square)
 					lane = prefix.LaneMoves(laneColor, laneType)
+					cache.known = 0
 				}
+				cache.lane = square
 				quiet = lane.LegalCaptures(square, &moves)
 			} else {
 				quiet = p.LegalCaptures(&moves)
 			}
-			g.seedState(w, i, p, quiet, moves.Slice())
+			g.seedState(w, i, p, quiet, moves.Slice(), &cache)
 		})
 	})
 }
 
 // seedState writes the initial state of the legal position (s, i) with
 // the given number of quiet moves and legal captures.
-func (g *generator) seedState(w seedWriter, i uint64, p *tb.Position, quiet int, captures []tb.Move) {
+func (g *generator) seedState(w seedWriter, i uint64, p *tb.Position, quiet int, captures []tb.Move, cache *laneCaptures) {
 	s := w.states
 	var bestWin, worstLoss value.Value // through captures; 0 = none
 	canDraw := false
 	for _, m := range captures {
-		c, t := p.PieceAt(m.To())
-		v := captureValue(g.subs, p, m, c, t).Negate()
+		v := cache.value(g.subs, p, m).Negate()
 		switch {
 		case v.IsWin():
 			if bestWin == 0 || v < bestWin {
@@ -111,4 +113,30 @@ func (w seedWriter) put(i uint64, b byte) {
 		return
 	}
 	w.store(i, b)
+}
+
+// laneCaptures remembers, within one run, the values of the lane piece's
+// captures: the lane piece taking the piece on a square leaves the same
+// position whichever lane it came from, so the run looks each one up
+// once. The seed resets known at each run and sets lane at each position;
+// outside a space of runs lane is NoSquare and nothing is remembered.
+type laneCaptures struct {
+	lane  tb.Square
+	known tb.Bitboard
+	v     [64]value.Value
+}
+
+// value returns captureValue of the capture m of p.
+func (lc *laneCaptures) value(cv captureValues, p *tb.Position, m tb.Move) value.Value {
+	c, t := p.PieceAt(m.To())
+	if m.From() != lc.lane {
+		return captureValue(cv, p, m, c, t)
+	}
+	if lc.known.Has(m.To()) {
+		return lc.v[m.To()]
+	}
+	v := captureValue(cv, p, m, c, t)
+	lc.v[m.To()] = v
+	lc.known |= m.To().Bitboard()
+	return v
 }
