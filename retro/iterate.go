@@ -2,6 +2,7 @@ package retro
 
 import (
 	"context"
+	"math/bits"
 	"sync"
 
 	"github.com/makruktb/makruktb/tb"
@@ -417,15 +418,23 @@ func (u *updater) applyRun(r uint64, lanes tb.Bitboard, counts *[64]uint8) {
 		}
 		return
 	}
+	// Eight positions share a word: one compare-and-swap each.
 	for lanes != 0 {
-		lane := lanes.PopFirst()
-		weight := u.weight
+		q := uint64(lanes.First()) &^ 7
+		group := uint8(lanes >> q)
+		lanes &^= 0xff << q
+		var c *[8]uint8
 		if counts != nil {
-			weight *= int(counts[lane])
+			c = (*[8]uint8)(counts[q : q+8])
 		}
-		j := r + uint64(lane)
-		if result, capture := u.states.removeEscape(j, weight); result != escapeNone {
-			u.escaped(j, result, capture, false)
+		decided, many, capture := u.states.removeEscapes(r+q, group, u.weight, c)
+		for d := decided | many; d != 0; d &= d - 1 {
+			n := uint64(bits.TrailingZeros8(d))
+			result := escapeDecided
+			if many&(1<<n) != 0 {
+				result = escapeMany
+			}
+			u.escaped(r+q+n, result, capture&(1<<n) != 0, false)
 		}
 	}
 }

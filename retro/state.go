@@ -289,6 +289,53 @@ func (s *states) removeEscape(j uint64, weight int) (escape, bool) {
 	}
 }
 
+// removeEscapes is removeEscape for the positions i+n, n in group (i a
+// multiple of 8): the ones in one 64-bit word, changed by one
+// compare-and-swap. Position i+n loses weight·counts[n] half-moves
+// (counts nil: weight). It returns the positions whose counter reached
+// zero (their bytes now the caller's), those with too many moves to
+// count, and which of the first have a losing capture.
+func (s *states) removeEscapes(i uint64, group uint8, weight int, counts *[8]uint8) (decided, many, capture uint8) {
+	word := (*uint64)(unsafe.Pointer(&s.codes[i]))
+	for {
+		w := atomic.LoadUint64(word)
+		next := w
+		decided, many, capture = 0, 0, 0
+		for g := group; g != 0; g &= g - 1 {
+			n := bits.TrailingZeros8(g)
+			shift := 8 * uint(n)
+			if !littleEndian {
+				shift = 56 - shift
+			}
+			b := byte(w >> shift)
+			switch {
+			case b == manyByte:
+				many |= 1 << n
+				continue
+			case !isCounter(b):
+				continue
+			}
+			take := weight
+			if counts != nil {
+				take *= int(counts[n])
+			}
+			h, c := counterOf(b)
+			nb := counterByte(h-take, c)
+			if h <= take {
+				nb = writingByte
+				decided |= 1 << n
+				if c {
+					capture |= 1 << n
+				}
+			}
+			next = next&^(0xff<<shift) | uint64(nb)<<shift
+		}
+		if next == w || atomic.CompareAndSwapUint64(word, w, next) {
+			return decided, many, capture
+		}
+	}
+}
+
 // claim takes position j, undecided with too many moves to count, for its
 // loss: it reports whether this caller owns the byte now.
 func (s *states) claim(j uint64) bool {
