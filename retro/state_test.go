@@ -57,6 +57,59 @@ func TestByteLanes(t *testing.T) {
 	}
 }
 
+// removeEscapes must do to a word what removeEscape does lane by lane.
+func TestRemoveEscapes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	grouped, single := newStates(8), newStates(8)
+	for range 100000 {
+		for lane := range uint64(8) {
+			var b byte
+			switch r.IntN(6) {
+			case 0:
+				b = byte(r.IntN(256)) // anything: wins, draws, holes
+			case 1:
+				b = manyByte
+			default:
+				b = counterByte(1+r.IntN(maxCounter), r.IntN(2) == 0)
+			}
+			grouped.codes[lane], single.codes[lane] = b, b
+		}
+		group := uint8(r.IntN(256))
+		weight := []int{1, 2, 4}[r.IntN(3)]
+		var counts *[8]uint8
+		if r.IntN(2) == 0 {
+			counts = &[8]uint8{}
+			for n := range counts {
+				counts[n] = uint8(1 + r.IntN(3))
+			}
+		}
+		before := append([]byte(nil), grouped.codes[:8]...)
+		decided, many, capture := grouped.removeEscapes(0, group, weight, counts)
+		for n := range uint64(8) {
+			if group&(1<<n) == 0 {
+				continue
+			}
+			take := weight
+			if counts != nil {
+				take *= int(counts[n])
+			}
+			result, c := single.removeEscape(n, take)
+			if got := decided&(1<<n) != 0; got != (result == escapeDecided) {
+				t.Fatalf("bytes % x, lane %d, take %d: decided %v, removeEscape says %v", before, n, take, got, result)
+			}
+			if got := many&(1<<n) != 0; got != (result == escapeMany) {
+				t.Fatalf("bytes % x, lane %d: many %v, removeEscape says %v", before, n, got, result)
+			}
+			if result == escapeDecided && (capture&(1<<n) != 0) != c {
+				t.Fatalf("bytes % x, lane %d: capture %v, removeEscape says %v", before, n, capture&(1<<n) != 0, c)
+			}
+		}
+		if string(grouped.codes[:8]) != string(single.codes[:8]) {
+			t.Fatalf("bytes % x, group %08b, weight %d, counts %v: % x, lane by lane % x", before, group, weight, counts, grouped.codes[:8], single.codes[:8])
+		}
+	}
+}
+
 func TestEscapesAndWins(t *testing.T) {
 	s := newStates(8)
 	for _, capture := range []bool{false, true} {
