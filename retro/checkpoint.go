@@ -44,7 +44,7 @@ import (
 //
 // It is written atomically (package atomicfile), so a crash while saving
 // keeps the previous checkpoint. It holds the table's whole state (about
-// 2.25 bytes per index and side): when the disk has no room for a second
+// 1.14 bytes per index and side): when the disk has no room for a second
 // one beside the first, the first goes before the new one is written.
 
 // Checkpoint configures the saving and resuming of a generation.
