@@ -56,9 +56,12 @@
 //
 // Memory: one byte per position and side to move and one settled bit
 // (state.go): 1.125 bytes, the byte read through the bit — a final value,
-// a counter, a win by capture not yet propagated — and updated with 32-bit
-// compare-and-swap on the word holding it, so both cores can work on any
-// part of the table. Codes from 255 up (mates beyond 252 plies) live in a
+// a counter, a win by capture not yet propagated — and updated with
+// compare-and-swap on the word holding it (32-bit; 64-bit for the lanes
+// of a run that share one), so both cores can work on any part of the
+// table. The runs one frontier run leads to are queued and their words
+// loaded before any is updated (iterate.go, "Batches of runs"), so their
+// cache misses overlap instead of waiting behind each compare-and-swap. Codes from 255 up (mates beyond 252 plies) live in a
 // side table. For KRSvKN (1 806 king pairs × 64³ indices per side) that is
 // 1.07 GB, plus the sub-tables, which are held at a byte per index too
 // (value.Array). A DTB generation first copies its known draws into the
