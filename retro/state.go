@@ -159,8 +159,14 @@ func (s *states) fill(lo, hi uint64, b byte) {
 	for j := lo; j < inner; j++ {
 		s.store(j, b)
 	}
-	for j := inner; j < end; j++ {
-		s.codes[j] = b
+	if inner < end {
+		// Copies of a filled first page: memmove speed, not a store per
+		// byte, and a source that stays in the cache.
+		own := s.codes[inner:end]
+		own[0] = b
+		for n := 1; n < len(own); {
+			n += copy(own[n:], own[:min(n, 4096)])
+		}
 	}
 	for j := max(end, inner); j < hi; j++ {
 		s.store(j, b)

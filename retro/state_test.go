@@ -177,4 +177,17 @@ func TestFill(t *testing.T) {
 			}
 		}
 	}
+	// Long ranges, filled by copies of a page.
+	s := newStates(20000)
+	for _, r := range [][3]uint64{{3, 4099, 9}, {0, 8192, 10}, {5, 19999, 11}} {
+		s.fill(r[0], r[1], byte(r[2]))
+		for j := r[0]; j < r[1]; j++ {
+			if s.codes[j] != byte(r[2]) {
+				t.Fatalf("fill(%d, %d): byte %d is %d", r[0], r[1], j, s.codes[j])
+			}
+		}
+	}
+	if s.codes[19999] != 0 || s.codes[0] != 10 {
+		t.Fatal("fill wrote outside its range")
+	}
 }
