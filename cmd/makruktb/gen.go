@@ -215,7 +215,13 @@ func (gn *generation) run(ctx context.Context, jobs []job) error {
 			kept++
 			continue
 		}
-		if err := gn.generate(ctx, j); err != nil {
+		err := gn.generate(ctx, j)
+		// The table's arrays are garbage now, but the collector's goal is
+		// still a fifth above them: left to it, the next table would
+		// allocate that much before they went (KSSvKMM's DTM and DTB run
+		// peaked at 22.45 GiB, against 16.44 GiB for each table alone).
+		debug.FreeOSMemory()
+		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("interrupted during %s; a rerun continues from there", j.id)
 			}
