@@ -406,10 +406,10 @@ func (u *updater) flush() {
 	u.sc.targets = targets[:0]
 }
 
-// applyRun applies apply to the predecessors r+lane, lane in lanes, but
-// for those already settled, each counts[lane] times (nil: once). The
-// king pair of a run is never Tied, so every un-move takes the updater's
-// weight.
+// applyRun updates the predecessors r+lane, lane in lanes, as apply
+// does, but for those already settled, each counts[lane] times (nil:
+// once). The king pair of a run is never Tied, so every un-move takes the
+// updater's weight.
 func (u *updater) applyRun(r uint64, lanes tb.Bitboard, counts *[64]uint8) {
 	lanes &^= u.states.settledRun(r)
 	if u.stab == 0 {

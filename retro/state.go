@@ -273,26 +273,15 @@ const (
 // has no quiet moves, and one decided by its moves is written only after
 // the pass (deferredLoss), so no un-move reaches any of them later.
 func (s *states) removeEscape(j uint64, weight int) (escape, bool) {
-	word, shift := s.byteWord(j)
-	for {
-		w := atomic.LoadUint32(word)
-		b := byte(w >> shift)
-		switch {
-		case b == manyByte:
-			return escapeMany, false
-		case !isCounter(b):
-			return escapeNone, false
-		}
-		n, capture := counterOf(b)
-		left, result := n-weight, escapeNone
-		next := counterByte(left, capture)
-		if left <= 0 {
-			next, result = writingByte, escapeDecided
-		}
-		if swap(word, shift, w, next) {
-			return result, capture
-		}
+	n := j & 7
+	decided, many, capture := s.removeEscapes(j-n, 1<<n, weight, nil)
+	switch {
+	case decided != 0:
+		return escapeDecided, capture != 0
+	case many != 0:
+		return escapeMany, false
 	}
+	return escapeNone, capture != 0
 }
 
 // removeEscapes is removeEscape for the positions i+n, n in group (i a
@@ -300,7 +289,7 @@ func (s *states) removeEscape(j uint64, weight int) (escape, bool) {
 // compare-and-swap. Position i+n loses weight·counts[n] half-moves
 // (counts nil: weight). It returns the positions whose counter reached
 // zero (their bytes now the caller's), those with too many moves to
-// count, and which of the first have a losing capture.
+// count, and the counters with a losing capture.
 func (s *states) removeEscapes(i uint64, group uint8, weight int, counts *[8]uint8) (decided, many, capture uint8) {
 	word := (*uint64)(unsafe.Pointer(&s.codes[i]))
 	for {
@@ -326,13 +315,13 @@ func (s *states) removeEscapes(i uint64, group uint8, weight int, counts *[8]uin
 				take *= int(counts[n])
 			}
 			h, c := counterOf(b)
+			if c {
+				capture |= 1 << n
+			}
 			nb := counterByte(h-take, c)
 			if h <= take {
 				nb = writingByte
 				decided |= 1 << n
-				if c {
-					capture |= 1 << n
-				}
 			}
 			next = next&^(0xff<<shift) | uint64(nb)<<shift
 		}
