@@ -2,15 +2,18 @@ package retro
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
+	"runtime"
+	"syscall"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/probe/atomicfile"
 	"github.com/makruktb/makruktb/tb/value"
 )
@@ -24,7 +27,9 @@ import (
 // seed. Between passes the state is whole: every update of a pass is done
 // and nothing is in flight. The values come out the same, byte for byte.
 //
-// The file, little-endian:
+// The file, little-endian: a header, then the state compressed as one
+// zstd stream (its frames checksummed), which ends with a CRC-32C of the
+// header (its last field aside) and the state as they are uncompressed.
 //
 //	offset  size                what
 //	0       8                   "MTBRESUM"
@@ -34,18 +39,22 @@ import (
 //	16+L    8                   indices per side
 //	        8                   the last pass done (its depth in plies)
 //	        8                   the deepest value code assigned
-//	        then, White first, for each side:
+//	        8                   length Z of the zstd stream: the bytes after this
+//	then, compressed, White first, for each side:
 //	        8·⌈size/64⌉          the settled bits, as uint64 words
 //	        size                the state bytes
 //	        64 per 4096 indices the presence bits
 //	        8                   number N of overflow values
 //	        10·N                each one's index (8) and value code (2)
-//	        4                   CRC-32C of everything before it
+//	and     4                   CRC-32C of everything before it
 //
-// It is written atomically (package atomicfile), so a crash while saving
-// keeps the previous checkpoint. It holds the table's whole state (about
-// 1.14 bytes per index and side): when the disk has no room for a second
-// one beside the first, the first goes before the new one is written.
+// Uncompressed the state is about 1.14 bytes per index and side; the
+// state of a generation compresses well (its counters repeat, its settled
+// bits come in runs): KRSvKN's checkpoints are 5 to 8 times smaller than
+// that. It is written atomically (package atomicfile), so a crash while
+// saving keeps the previous checkpoint. When the disk has no room for a
+// second one beside the first, the first goes and the new one is written
+// again.
 
 // Checkpoint configures the saving and resuming of a generation.
 type Checkpoint struct {
@@ -62,9 +71,10 @@ type Checkpoint struct {
 	Saved func(depth int, bytes int64, took time.Duration)
 }
 
-// checkpointVersion changes whenever the state's meaning does: a
-// checkpoint of another version is refused.
-const checkpointVersion = 1
+// checkpointVersion changes whenever the state's meaning or the file's
+// layout does (2: the state compressed): a checkpoint of another version
+// is refused.
+const checkpointVersion = 2
 
 var checkpointMagic = [8]byte{'M', 'T', 'B', 'R', 'E', 'S', 'U', 'M'}
 
@@ -90,17 +100,20 @@ type checkpointHeader struct {
 	size    uint64
 	depth   int64
 	deepest int64
+	// length is the header's, stream the zstd stream's that follows it.
+	length, stream int64
 }
 
-// CheckpointSize returns the bytes of a checkpoint of a table with size
-// indices per side, overflow values aside (and a key of up to 64 bytes).
+// CheckpointSize returns the most bytes a checkpoint of a table with size
+// indices per side takes, overflow values aside (and a key of up to 64
+// bytes): its state uncompressed. Compressed it takes a fraction of that.
 func CheckpointSize(size uint64) int64 { return checkpointBytes(64, size) }
 
 // checkpointBytes is the length of a checkpoint with a key of keyLen bytes
-// and no overflow values.
+// and no overflow values, uncompressed.
 func checkpointBytes(keyLen int, size uint64) int64 {
 	perSide := 8*((size+63)/64) + size + presenceBytes(size) + 8
-	return int64(16+keyLen+24) + int64(2*perSide) + 4
+	return int64(16+keyLen+32) + int64(2*perSide) + 4
 }
 
 // presenceBytes is one side's presence bits in a checkpoint.
@@ -152,14 +165,19 @@ func readCheckpointHeader(f *os.File, path, key string, size uint64) (checkpoint
 		return fail("key of %d bytes", fixed.KeyLen)
 	}
 	name := make([]byte, fixed.KeyLen)
-	var rest struct{ Size, Depth, Deepest uint64 }
+	var rest struct{ Size, Depth, Deepest, Stream uint64 }
 	if _, err := io.ReadFull(f, name); err != nil {
 		return fail("reading its header: %w", err)
 	}
 	if err := binary.Read(f, binary.LittleEndian, &rest); err != nil {
 		return fail("reading its header: %w", err)
 	}
-	h := checkpointHeader{key: string(name), size: rest.Size, depth: int64(rest.Depth), deepest: int64(rest.Deepest)}
+	h := checkpointHeader{key: string(name), size: rest.Size, depth: int64(rest.Depth), deepest: int64(rest.Deepest),
+		length: int64(16 + len(name) + 32), stream: int64(rest.Stream)}
+	st, err := f.Stat()
+	if err != nil {
+		return fail("%w", err)
+	}
 	switch {
 	case h.key != key:
 		return fail("it is %s's, not %s's", h.key, key)
@@ -167,13 +185,10 @@ func readCheckpointHeader(f *os.File, path, key string, size uint64) (checkpoint
 		return fail("%d indices per side, the table has %d", h.size, size)
 	case h.depth < 0 || h.depth > maxCode || h.deepest < 0 || h.deepest > maxCode:
 		return fail("depth %d, deepest %d", h.depth, h.deepest)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		return fail("%w", err)
-	}
-	if least := checkpointBytes(len(name), size); st.Size() < least {
-		return fail("%d bytes, truncated (at least %d)", st.Size(), least)
+	case h.stream < 0 || h.stream > st.Size()-h.length:
+		return fail("%d bytes, truncated (its header says %d)", st.Size(), uint64(h.length)+rest.Stream)
+	case h.stream < st.Size()-h.length:
+		return fail("bytes after its end (%d bytes, its header says %d)", st.Size(), h.length+h.stream)
 	}
 	return h, nil
 }
@@ -200,50 +215,112 @@ func (g *generator) maybeCheckpoint(d int) error {
 	return nil
 }
 
-// saveCheckpoint writes the state after the pass of depth d.
+// saveCheckpoint writes the state after the pass of depth d. When the
+// disk fills up while the previous checkpoint is still beside the new one,
+// the previous one goes and the new one is written again.
 func (g *generator) saveCheckpoint(d int) error {
-	c := g.opts.Checkpoint
-	size := g.space.Size()
-	if err := roomForCheckpoint(c.Path, CheckpointSize(size)); err != nil {
+	path := g.opts.Checkpoint.Path
+	save := func(f *os.File) error { return g.writeCheckpoint(f, d) }
+	err := writeAtomically(path, save)
+	if !errors.Is(err, syscall.ENOSPC) {
 		return err
 	}
-	return atomicfile.Write(c.Path, func(f *os.File) error {
-		out := bufio.NewWriterSize(f, 1<<20)
-		sum := crc32.New(castagnoli)
-		w := io.MultiWriter(out, sum)
-		le := binary.LittleEndian
-		head := append(checkpointMagic[:0:0], checkpointMagic[:]...)
-		head = le.AppendUint32(head, checkpointVersion)
-		head = le.AppendUint32(head, uint32(len(c.Key)))
-		head = append(head, c.Key...)
-		head = le.AppendUint64(head, size)
-		head = le.AppendUint64(head, uint64(d))
-		head = le.AppendUint64(head, uint64(g.deepest.Load()))
-		w.Write(head)
-		for side := range g.states {
-			s := &g.states[side]
-			for _, region := range [][]byte{wordBytes(s.settled), s.codes} {
-				if err := g.saveRegion(w, region); err != nil {
-					return err
-				}
-			}
-			buf := make([]byte, 0, 64)
-			for _, block := range g.present[side] {
-				buf = buf[:0]
-				for _, word := range block {
-					buf = le.AppendUint64(buf, word)
-				}
-				w.Write(buf)
-			}
-			wide := s.overflow.entries(s.codes)
-			w.Write(le.AppendUint64(buf[:0], uint64(len(wide))))
-			for _, e := range wide {
-				w.Write(le.AppendUint16(le.AppendUint64(buf[:0], e.Index), uint16(e.Value)))
+	if rmErr := os.Remove(path); rmErr != nil {
+		return err // no previous checkpoint to make room with
+	}
+	return writeAtomically(path, save)
+}
+
+// writeAtomically is atomicfile.Write; a test fills the disk through it.
+var writeAtomically = atomicfile.Write
+
+// checkpointWindow is the zstd window of a checkpoint, which also bounds
+// the memory a damaged checkpoint can make the reader take.
+const checkpointWindow = 4 << 20
+
+// writeCheckpoint writes the checkpoint of the state after the pass of
+// depth d to f. An error writing f is returned as it came (the disk full,
+// say), not as the compressor reports it.
+func (g *generator) writeCheckpoint(f *os.File, d int) error {
+	c := g.opts.Checkpoint
+	le := binary.LittleEndian
+	head := append(checkpointMagic[:0:0], checkpointMagic[:]...)
+	head = le.AppendUint32(head, checkpointVersion)
+	head = le.AppendUint32(head, uint32(len(c.Key)))
+	head = append(head, c.Key...)
+	head = le.AppendUint64(head, g.space.Size())
+	head = le.AppendUint64(head, uint64(d))
+	head = le.AppendUint64(head, uint64(g.deepest.Load()))
+	sum := crc32.New(castagnoli)
+	sum.Write(head)
+	head = le.AppendUint64(head, 0) // the stream's length, known at the end
+
+	file := &firstError{w: f}
+	out := bufio.NewWriterSize(file, 1<<20)
+	out.Write(head)
+	enc, err := zstd.NewWriter(out, zstd.WithEncoderLevel(zstd.SpeedFastest),
+		zstd.WithEncoderConcurrency(g.workers()), zstd.WithEncoderCRC(true), zstd.WithWindowSize(checkpointWindow))
+	if err != nil {
+		return err
+	}
+	w := &firstError{w: io.MultiWriter(enc, sum)}
+	for side := range g.states {
+		s := &g.states[side]
+		for _, region := range [][]byte{wordBytes(s.settled), s.codes} {
+			if err := g.saveRegion(w, region); err != nil {
+				enc.Close()
+				return file.or(err)
 			}
 		}
-		out.Write(le.AppendUint32(nil, sum.Sum32()))
-		return out.Flush()
-	})
+		buf := make([]byte, 0, 64)
+		for _, block := range g.present[side] {
+			buf = buf[:0]
+			for _, word := range block {
+				buf = le.AppendUint64(buf, word)
+			}
+			w.Write(buf)
+		}
+		wide := s.overflow.entries(s.codes)
+		w.Write(le.AppendUint64(buf[:0], uint64(len(wide))))
+		for _, e := range wide {
+			w.Write(le.AppendUint16(le.AppendUint64(buf[:0], e.Index), uint16(e.Value)))
+		}
+	}
+	enc.Write(le.AppendUint32(nil, sum.Sum32()))
+	if err := enc.Close(); err != nil || w.err != nil {
+		return file.or(cmp.Or(err, w.err))
+	}
+	if err := out.Flush(); err != nil {
+		return file.or(err)
+	}
+	_, err = f.WriteAt(le.AppendUint64(nil, uint64(file.n-int64(len(head)))), int64(len(head)-8))
+	return err
+}
+
+// firstError is a writer that keeps the first error of the writer under
+// it (after one it writes nothing more) and counts the bytes written.
+type firstError struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (fe *firstError) Write(p []byte) (int, error) {
+	if fe.err != nil {
+		return 0, fe.err
+	}
+	n, err := fe.w.Write(p)
+	fe.n += int64(n)
+	fe.err = err
+	return n, err
+}
+
+// or returns the first error written through, else err.
+func (fe *firstError) or(err error) error {
+	if fe.err != nil {
+		return fe.err
+	}
+	return err
 }
 
 // saveRegion writes a part of the state: from the heap, or out of core
@@ -295,25 +372,26 @@ func (g *generator) resume() (depth int, err error) {
 		return 0, err
 	}
 	damaged := func(err error) (int, error) {
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = fmt.Errorf("truncated: %w", io.ErrUnexpectedEOF)
 		}
 		return 0, &CheckpointError{c.Path, err}
 	}
-	// Read again from the start, the header into the checksum too.
-	headerLen, err := f.Seek(0, io.SeekCurrent)
+	// The header goes into the checksum too (its last field aside): read
+	// it again.
+	head := make([]byte, h.length-8)
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return damaged(err)
+	}
+	sum := crc32.New(castagnoli)
+	sum.Write(head)
+	dec, err := zstd.NewReader(bufio.NewReaderSize(io.NewSectionReader(f, h.length, h.stream), 1<<20), zstd.WithDecoderConcurrency(g.workers()),
+		zstd.WithDecoderMaxWindow(checkpointWindow), zstd.WithDecoderMaxMemory(uint64(checkpointBytes(len(h.key), size))+1<<30))
 	if err != nil {
 		return damaged(err)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return damaged(err)
-	}
-	in := bufio.NewReaderSize(f, 1<<20)
-	sum := crc32.New(castagnoli)
-	r := io.TeeReader(in, sum)
-	if _, err := io.CopyN(io.Discard, r, headerLen); err != nil {
-		return damaged(err)
-	}
+	defer dec.Close()
+	r := io.TeeReader(decoded{dec}, sum)
 	le := binary.LittleEndian
 	var buf [64]byte
 	for side := range g.states {
@@ -350,33 +428,36 @@ func (g *generator) resume() (depth int, err error) {
 			s.overflow.put(j, v)
 		}
 	}
-	if _, err := io.ReadFull(in, buf[:4]); err != nil {
+	if _, err := io.ReadFull(decoded{dec}, buf[:4]); err != nil {
 		return damaged(err)
 	}
 	if le.Uint32(buf[:4]) != sum.Sum32() {
-		return damaged(errors.New("checksum mismatch"))
+		return damaged(errors.New("damaged: checksum mismatch"))
 	}
-	if _, err := in.ReadByte(); err != io.EOF {
-		return damaged(errors.New("bytes after its end"))
+	if n, err := (decoded{dec}).Read(buf[:1]); n > 0 || err != io.EOF {
+		return damaged(cmp.Or(err, errors.New("bytes after its end")))
 	}
 	g.deepest.Store(h.deepest)
 	g.lastSave = time.Now()
 	return int(h.depth), nil
 }
 
-// roomForCheckpoint makes room for a new checkpoint of need bytes beside
-// path: when the disk has none for it beside the old one, the old one goes.
-func roomForCheckpoint(path string, need int64) error {
-	dir := filepath.Dir(path)
-	free, err := FreeDisk(dir)
-	if err != nil {
-		return err
+// decoded reads a checkpoint's decompressed state, calling what the
+// decompressor cannot read damaged (its end aside, which is truncation).
+type decoded struct{ dec *zstd.Decoder }
+
+func (d decoded) Read(p []byte) (int, error) {
+	n, err := d.dec.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		err = fmt.Errorf("damaged: %w", err)
 	}
-	if free >= need+need/64 {
-		return nil
+	return n, err
+}
+
+// workers is the number of threads the generation runs on.
+func (g *generator) workers() int {
+	if g.opts.Threads > 0 {
+		return g.opts.Threads
 	}
-	if st, err := os.Stat(path); err == nil && free+st.Size() >= need+need/64 {
-		return os.Remove(path)
-	}
-	return fmt.Errorf("%s has %s free; a checkpoint needs %s", dir, gib(free), gib(need))
+	return runtime.GOMAXPROCS(0)
 }

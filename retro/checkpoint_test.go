@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/makruktb/makruktb/tb"
@@ -104,7 +105,7 @@ func TestCheckpointRefused(t *testing.T) {
 		"another version":  {append(append([]byte("MTBRESUM"), 9, 0, 0, 0), good[12:]...), "KRvK", "version 9"},
 		"truncated":        {good[:len(good)-100], "KRvK", "truncated"},
 		"header only":      {good[:20], "KRvK", "reading its header"},
-		"damaged":          {flip(good, len(good)/2), "KRvK", "checksum mismatch"},
+		"damaged":          {flip(good, len(good)/2), "KRvK", "damaged"},
 		"longer":           {append(append([]byte{}, good...), 0), "KRvK", "bytes after its end"},
 	} {
 		path := filepath.Join(t.TempDir(), "KRvK.resume")
@@ -147,4 +148,42 @@ func FuzzResume(f *testing.F) {
 			require.Equal(t, want.Values[side].All(), got.Values[side].All())
 		}
 	})
+}
+
+// A save that finds the disk full while the previous checkpoint is still
+// there removes that one and saves again; with no previous checkpoint the
+// error stops the generation.
+func TestCheckpointDiskFull(t *testing.T) {
+	m := tb.MustParseMaterial("KRvK")
+	want := solve(t, "KRvK")
+	full := func(fail func(path string) bool) (retries *int) {
+		retries = new(int)
+		old := writeAtomically
+		t.Cleanup(func() { writeAtomically = old })
+		writeAtomically = func(path string, write func(f *os.File) error) error {
+			if fail(path) {
+				*retries++
+				return &os.PathError{Op: "write", Path: path + ".tmp1", Err: syscall.ENOSPC}
+			}
+			return old(path, write)
+		}
+		return retries
+	}
+
+	path := filepath.Join(t.TempDir(), "KRvK.resume")
+	retries := full(func(path string) bool { _, err := os.Stat(path); return err == nil }) // full beside a previous one
+	got, err := Generate(context.Background(), m, shared.get, Options{Threads: 1, Checkpoint: &Checkpoint{Path: path, Key: "KRvK"}})
+	require.NoError(t, err)
+	require.Greater(t, *retries, 1, "every save after the first found the disk full")
+	for side := range got.Values {
+		require.Equal(t, want.Values[side].All(), got.Values[side].All())
+	}
+	_, err = os.Stat(path)
+	require.NoError(t, err, "the last checkpoint is there (the caller removes it)")
+
+	path = filepath.Join(t.TempDir(), "KRvK.resume")
+	full(func(string) bool { return true })
+	_, err = Generate(context.Background(), m, shared.get, Options{Threads: 1, Checkpoint: &Checkpoint{Path: path, Key: "KRvK"}})
+	require.ErrorIs(t, err, syscall.ENOSPC)
+	require.ErrorContains(t, err, path)
 }

@@ -41,8 +41,8 @@ interrupted continues with what is missing. Files are written atomically:
 an interrupted run never leaves a file that looks complete.
 
 A table that takes long saves its state between passes, at most every
---checkpoint, in TABLE.resume under the scratch directory (it takes about
-1.14 bytes per index and side); a rerun after an interruption (SIGINT,
+--checkpoint, in TABLE.resume under the scratch directory (compressed, at
+most 1.14 bytes per index and side); a rerun after an interruption (SIGINT,
 SIGTERM, a crash, a lost node) resumes from there, and the file goes once
 the table is written. --force starts the named tables afresh.`,
 		Example: `  makruktb gen --max-pieces 4
