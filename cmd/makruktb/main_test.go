@@ -6,12 +6,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/probe/store"
+	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/spf13/cobra"
@@ -469,7 +472,7 @@ func TestVerifyOutOfCore(t *testing.T) {
 	require.NoError(t, err)
 	out, err := run(t, "verify", "--tables", dir, "--memory", "1MiB", "--scratch", scratch, "KRvKN")
 	require.NoError(t, err, out)
-	require.Contains(t, out, "KRvKN           out of core: the values in scratch files in "+scratch)
+	require.Contains(t, out, "KRvKN           out of core: the values in scratch files in "+scratch+", one pass")
 	require.Equal(t, 2, strings.Count(out, " ok "), out)
 	entries, err := os.ReadDir(scratch)
 	require.NoError(t, err)
@@ -477,4 +480,29 @@ func TestVerifyOutOfCore(t *testing.T) {
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.NoError(t, err, out)
 	require.NotContains(t, out, "out of core")
+}
+
+// Out of core, the tables of a material are checked in as few passes as
+// the scratch disk holds their values for, and a material of which not
+// even one table fits is refused before any work.
+func TestVerifyByDisk(t *testing.T) {
+	m := tb.MustParseMaterial("KRvKN")
+	e, err := retro.EstimateTable(m, false)
+	require.NoError(t, err)
+	each := 2 * int64(e.Indices)
+	ids := []probe.ID{probe.DTMID(m), {Material: m, Rules: "thai"}, {Material: m, Rules: "cambodian"}}
+	for free, want := range map[int64][]int{10 * each: {3}, 2*each + each/2: {2, 1}, each + each/2: {1, 1, 1}} {
+		v := &verification{scratch: "/scratch", freeDisk: func(string) (int64, error) { return free, nil }}
+		runs, err := v.byDisk(ids)
+		require.NoError(t, err)
+		var sizes []int
+		for _, r := range runs {
+			sizes = append(sizes, len(r))
+		}
+		require.Equal(t, want, sizes, "free %d", free)
+		require.Equal(t, ids, slices.Concat(runs...))
+	}
+	v := &verification{scratch: "/scratch", freeDisk: func(string) (int64, error) { return each / 2, nil }}
+	_, err = v.byDisk(ids)
+	require.ErrorContains(t, err, "cannot verify KRvKN out of core: each of its tables takes "+humanBytes(each)+" of scratch files, /scratch has "+humanBytes(each/2)+" free")
 }

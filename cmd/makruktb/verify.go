@@ -34,7 +34,9 @@ directory's catalogue; --pending skips the tables whose mark there names
 their current checksum, so a long verification can be resumed. Tables
 that would take more than --memory held whole are read out of core: their
 values go to scratch files (--scratch, default the table directory) and
-memory holds only what the pass is reading.
+memory holds only what the pass is reading; when the scratch disk cannot
+hold the values of all the tables of a material, they are checked in
+several passes.
 Exits non-zero on any mismatch, naming the position.`,
 		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK\n  makruktb verify KRSvKN.thai\n  makruktb verify --pending",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -56,7 +58,7 @@ Exits non-zero on any mismatch, naming the position.`,
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d tables not yet verified\n", len(ids))
 			}
-			v := &verification{cmd: cmd, dir: dir, scratch: scratch, memory: memory, sums: sums, cache: store.NewCache(dir, 5), threads: threads}
+			v := &verification{cmd: cmd, dir: dir, scratch: scratch, memory: memory, sums: sums, cache: store.NewCache(dir, 5), threads: threads, freeDisk: retro.FreeDisk}
 			failed := 0
 			for _, group := range byMaterial(ids) {
 				n, err := v.material(group)
@@ -160,13 +162,74 @@ type verification struct {
 	sums         map[string]string
 	cache        *store.Cache
 	threads      int
+	freeDisk     func(dir string) (int64, error) // retro.FreeDisk; a test fills the disk
 }
 
 // material checks tables of one material: each file's checksums, then
 // the values of every table that passed them, in one pass
-// (retro.VerifyTogether). It prints a line per table and returns how many
-// failed; an error means the pass was interrupted.
+// (retro.VerifyTogether), or out of core in as few passes as the scratch
+// disk allows. It prints a line per table and returns how many failed; an
+// error means the pass was interrupted or could not start.
 func (v *verification) material(ids []probe.ID) (int, error) {
+	outOfCore, err := v.outOfCore(ids)
+	if err != nil || !outOfCore {
+		if err != nil {
+			return 0, err
+		}
+		return v.pass(ids, false)
+	}
+	runs, err := v.byDisk(ids)
+	if err != nil {
+		return 0, err
+	}
+	out := v.cmd.OutOrStdout()
+	how := "one pass"
+	if len(runs) > 1 {
+		how = fmt.Sprintf("%d passes, the scratch disk holding %d of its %d tables at a time", len(runs), len(runs[0]), len(ids))
+	}
+	fmt.Fprintf(out, "%-15s out of core: the values in scratch files in %s, %s (held whole they would pass --memory %s)\n", ids[0].Material, v.scratch, how, humanBytes(v.memory))
+	failed := 0
+	for _, run := range runs {
+		n, err := v.pass(run, true)
+		failed += n
+		if err != nil {
+			return failed, err
+		}
+	}
+	return failed, nil
+}
+
+// byDisk splits tables of one material read out of core into runs whose
+// scratch files (a byte per index and side for each table, what
+// retro.LoadOutOfCore takes) fit together in the free space of the scratch
+// directory: all in one run when they fit, else as many per run as do. A
+// material whose single table does not fit is refused before any work.
+func (v *verification) byDisk(ids []probe.ID) ([][]probe.ID, error) {
+	e, err := retro.EstimateTable(ids[0].Material, false)
+	if err != nil {
+		return nil, err
+	}
+	each := 2 * int64(e.Indices)
+	free, err := v.freeDisk(v.scratch)
+	if err != nil {
+		return nil, fmt.Errorf("--scratch: %w", err)
+	}
+	fit := int((free - free/64) / each) // a margin for the overflow values and the rest of the disk's users
+	if fit < 1 {
+		return nil, fmt.Errorf("cannot verify %s out of core: each of its tables takes %s of scratch files, %s has %s free (--scratch names another directory)",
+			ids[0].Material, humanBytes(each), v.scratch, humanBytes(free))
+	}
+	var runs [][]probe.ID
+	for len(ids) > fit {
+		runs, ids = append(runs, ids[:fit]), ids[fit:]
+	}
+	return append(runs, ids), nil
+}
+
+// pass checks tables of one material in one pass: each file's checksums,
+// then the values of every table that passed them (retro.VerifyTogether),
+// whole or out of core.
+func (v *verification) pass(ids []probe.ID, outOfCore bool) (int, error) {
 	cmd, dir := v.cmd, v.dir
 	start := time.Now()
 	out := cmd.OutOrStdout()
@@ -174,13 +237,6 @@ func (v *verification) material(ids []probe.ID) (int, error) {
 	fail := func(id probe.ID, err error) {
 		fmt.Fprintf(out, "%-15s FAILED: %v\n", id, err)
 		failed++
-	}
-	outOfCore, err := v.outOfCore(ids)
-	if err != nil {
-		return 0, err
-	}
-	if outOfCore {
-		fmt.Fprintf(out, "%-15s out of core: the values in scratch files in %s (held whole they would pass --memory %s)\n", ids[0].Material, v.scratch, humanBytes(v.memory))
 	}
 	var passed []probe.ID
 	var checks []retro.Check
