@@ -9,12 +9,12 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"runtime"
 	"syscall"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/probe/atomicfile"
+	"github.com/makruktb/makruktb/tb/parallel"
 	"github.com/makruktb/makruktb/tb/value"
 )
 
@@ -50,8 +50,8 @@ import (
 //
 // Uncompressed the state is about 1.14 bytes per index and side; the
 // state of a generation compresses well (its counters repeat, its settled
-// bits come in runs): KRSvKN's checkpoints are 5 to 8 times smaller than
-// that. It is written atomically (package atomicfile), so a crash while
+// bits come in runs): KRSvKN's checkpoints are 4 to 7 times smaller than
+// that, KSSvKSM's 6 to 10. It is written atomically (package atomicfile), so a crash while
 // saving keeps the previous checkpoint. When the disk has no room for a
 // second one beside the first, the first goes and the new one is written
 // again.
@@ -113,8 +113,12 @@ func CheckpointSize(size uint64) int64 { return checkpointBytes(64, size) }
 // and no overflow values, uncompressed.
 func checkpointBytes(keyLen int, size uint64) int64 {
 	perSide := 8*((size+63)/64) + size + presenceBytes(size) + 8
-	return int64(16+keyLen+32) + int64(2*perSide) + 4
+	return headerBytes(keyLen) + int64(2*perSide) + 4
 }
+
+// headerBytes is the length of a checkpoint's header with a key of keyLen
+// bytes: magic, version, key length, key, then four uint64.
+func headerBytes(keyLen int) int64 { return int64(16 + keyLen + 32) }
 
 // presenceBytes is one side's presence bits in a checkpoint.
 func presenceBytes(size uint64) uint64 {
@@ -173,7 +177,7 @@ func readCheckpointHeader(f *os.File, path, key string, size uint64) (checkpoint
 		return fail("reading its header: %w", err)
 	}
 	h := checkpointHeader{key: string(name), size: rest.Size, depth: int64(rest.Depth), deepest: int64(rest.Deepest),
-		length: int64(16 + len(name) + 32), stream: int64(rest.Stream)}
+		length: headerBytes(len(name)), stream: int64(rest.Stream)}
 	st, err := f.Stat()
 	if err != nil {
 		return fail("%w", err)
@@ -259,7 +263,7 @@ func (g *generator) writeCheckpoint(f *os.File, d int) error {
 	out := bufio.NewWriterSize(file, 1<<20)
 	out.Write(head)
 	enc, err := zstd.NewWriter(out, zstd.WithEncoderLevel(zstd.SpeedFastest),
-		zstd.WithEncoderConcurrency(g.workers()), zstd.WithEncoderCRC(true), zstd.WithWindowSize(checkpointWindow))
+		zstd.WithEncoderConcurrency(parallel.Workers(g.opts.Threads)), zstd.WithEncoderCRC(true), zstd.WithWindowSize(checkpointWindow))
 	if err != nil {
 		return err
 	}
@@ -385,13 +389,14 @@ func (g *generator) resume() (depth int, err error) {
 	}
 	sum := crc32.New(castagnoli)
 	sum.Write(head)
-	dec, err := zstd.NewReader(bufio.NewReaderSize(io.NewSectionReader(f, h.length, h.stream), 1<<20), zstd.WithDecoderConcurrency(g.workers()),
+	dec, err := zstd.NewReader(bufio.NewReaderSize(io.NewSectionReader(f, h.length, h.stream), 1<<20), zstd.WithDecoderConcurrency(parallel.Workers(g.opts.Threads)),
 		zstd.WithDecoderMaxWindow(checkpointWindow), zstd.WithDecoderMaxMemory(uint64(checkpointBytes(len(h.key), size))+1<<30))
 	if err != nil {
 		return damaged(err)
 	}
 	defer dec.Close()
-	r := io.TeeReader(decoded{dec}, sum)
+	in := decoded{dec}
+	r := io.TeeReader(in, sum)
 	le := binary.LittleEndian
 	var buf [64]byte
 	for side := range g.states {
@@ -428,13 +433,13 @@ func (g *generator) resume() (depth int, err error) {
 			s.overflow.put(j, v)
 		}
 	}
-	if _, err := io.ReadFull(decoded{dec}, buf[:4]); err != nil {
+	if _, err := io.ReadFull(in, buf[:4]); err != nil {
 		return damaged(err)
 	}
 	if le.Uint32(buf[:4]) != sum.Sum32() {
 		return damaged(errors.New("damaged: checksum mismatch"))
 	}
-	if n, err := (decoded{dec}).Read(buf[:1]); n > 0 || err != io.EOF {
+	if n, err := in.Read(buf[:1]); n > 0 || err != io.EOF {
 		return damaged(cmp.Or(err, errors.New("bytes after its end")))
 	}
 	g.deepest.Store(h.deepest)
@@ -452,12 +457,4 @@ func (d decoded) Read(p []byte) (int, error) {
 		err = fmt.Errorf("damaged: %w", err)
 	}
 	return n, err
-}
-
-// workers is the number of threads the generation runs on.
-func (g *generator) workers() int {
-	if g.opts.Threads > 0 {
-		return g.opts.Threads
-	}
-	return runtime.GOMAXPROCS(0)
 }

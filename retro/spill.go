@@ -72,6 +72,11 @@ func ScratchBytes(space *index.Space) int64 {
 	return 2 * int64(size+(size+63)/64*8)
 }
 
+// LoadScratchBytes returns the scratch disk LoadOutOfCore takes for a
+// table of size indices per side: a byte per index and side (the rare
+// values beyond a byte stay in memory).
+func LoadScratchBytes(size uint64) int64 { return 2 * int64(size) }
+
 // FreeDisk returns the space an unprivileged writer may still use in dir.
 func FreeDisk(dir string) (int64, error) {
 	var st unix.Statfs_t
@@ -430,7 +435,7 @@ func LoadOutOfCore(ctx context.Context, src RangeTable, space *index.Space, dir 
 	if space.Material() != src.Material() {
 		return nil, fmt.Errorf("index of %s given for a table of %s", space.Material(), src.Material())
 	}
-	sp, err := newSpill(dir, int64(2*space.Size()))
+	sp, err := newSpill(dir, LoadScratchBytes(space.Size()))
 	if err != nil {
 		return nil, err
 	}

@@ -172,10 +172,10 @@ type verification struct {
 // error means the pass was interrupted or could not start.
 func (v *verification) material(ids []probe.ID) (int, error) {
 	outOfCore, err := v.outOfCore(ids)
-	if err != nil || !outOfCore {
-		if err != nil {
-			return 0, err
-		}
+	if err != nil {
+		return 0, err
+	}
+	if !outOfCore {
 		return v.pass(ids, false)
 	}
 	runs, err := v.byDisk(ids)
@@ -200,8 +200,7 @@ func (v *verification) material(ids []probe.ID) (int, error) {
 }
 
 // byDisk splits tables of one material read out of core into runs whose
-// scratch files (a byte per index and side for each table, what
-// retro.LoadOutOfCore takes) fit together in the free space of the scratch
+// scratch files (retro.LoadScratchBytes for each table) fit together in the free space of the scratch
 // directory: all in one run when they fit, else as many per run as do. A
 // material whose single table does not fit is refused before any work.
 func (v *verification) byDisk(ids []probe.ID) ([][]probe.ID, error) {
@@ -209,7 +208,7 @@ func (v *verification) byDisk(ids []probe.ID) ([][]probe.ID, error) {
 	if err != nil {
 		return nil, err
 	}
-	each := 2 * int64(e.Indices)
+	each := retro.LoadScratchBytes(e.Indices)
 	free, err := v.freeDisk(v.scratch)
 	if err != nil {
 		return nil, fmt.Errorf("--scratch: %w", err)

@@ -21,10 +21,7 @@ import (
 // failed — every unit below it has run, so the answer does not depend on
 // timing — else ctx's error if ctx ended before all units ran, else nil.
 func For(ctx context.Context, n int64, workers int, work func(u int64) error, done func(finished int64)) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = int(min(int64(workers), max(n, 1)))
+	workers = int(min(int64(Workers(workers)), max(n, 1)))
 	var next, finished atomic.Int64
 	var stop atomic.Bool
 	var mu sync.Mutex
@@ -63,4 +60,13 @@ func For(ctx context.Context, n int64, workers int, work func(u int64) error, do
 		return ctx.Err()
 	}
 	return nil
+}
+
+// Workers returns the number of workers a count of 0 (or less) stands
+// for: one per core, runtime.GOMAXPROCS; any other count as it is.
+func Workers(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
 }
