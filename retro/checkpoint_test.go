@@ -33,7 +33,7 @@ func stopAt(opts Options, stop int, cancel context.CancelFunc) (Options, *[]Prog
 // last checkpoint, skipping the seed and the passes saved, and comes out
 // byte for byte the same: in memory and out of core, DTM (with values
 // beyond a byte) and DTB (its draws taken from the checkpoint, not the
-// DTM table).
+// DTM table). The checkpoint fits the compressed size budgeted for it.
 func TestCheckpointResumes(t *testing.T) {
 	m := tb.MustParseMaterial("KRvKN")
 	want := solve(t, "KRvKN")
@@ -48,6 +48,10 @@ func TestCheckpointResumes(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, ok)
 		require.Equal(t, 8, depth)
+		saved, err := os.Stat(path)
+		require.NoError(t, err)
+		require.LessOrEqual(t, saved.Size(), CheckpointEstimate(want.Space.Size()), "within the budget checkResources plans")
+		require.Less(t, CheckpointEstimate(want.Space.Size()), checkpointSize(want.Space.Size()))
 
 		opts, seen := stopAt(base, -1, nil)
 		got, err := Generate(context.Background(), m, shared.get, opts)

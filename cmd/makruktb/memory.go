@@ -99,8 +99,8 @@ func (j job) outOfCore(e retro.Estimate, limit int64) (bool, error) {
 
 // checkResources refuses, before any work, a plan with a table that does
 // not fit limit even out of core, or whose scratch files and checkpoint
-// (with checkpoints on) would not fit in the free space of the scratch
-// directory.
+// (with checkpoints on, at its budgeted compressed size) would not fit in
+// the free space of the scratch directory.
 func checkResources(jobs []job, limit int64, scratch string, checkpoints bool) error {
 	var need, scratchFiles, checkpoint int64
 	var needing probe.ID
@@ -118,7 +118,7 @@ func checkResources(jobs []job, limit int64, scratch string, checkpoints bool) e
 			files = e.Scratch
 		}
 		if checkpoints {
-			saved = retro.CheckpointSize(e.Indices)
+			saved = retro.CheckpointEstimate(e.Indices)
 		}
 		if files+saved > need {
 			need, scratchFiles, checkpoint, needing = files+saved, files, saved, j.id
