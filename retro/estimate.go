@@ -37,13 +37,18 @@ type Estimate struct {
 	Time time.Duration
 }
 
-// The rates of a generation out of core, measured on the 2-core machine:
-// KRSvKN in a 256 MiB memory cgroup (its state takes 1.06 GB) read 66.6 GB
-// and wrote 26.5 GB, some 90 passes of a little under its state each;
-// the disk reads 670 MB/s and writes 283 MB/s (dd, direct I/O).
+// The rates of a generation out of core, measured on the 2-core machine.
+// Its traffic grows with the number of passes, which is not known before
+// the table is solved: KRSvKN in a 256 MiB memory cgroup (its state takes
+// 1.06 GB) read 66.6 GB and wrote 26.5 GB, some 90 passes of a little
+// under its state each (70 and 28 bytes per index and side); KSSvKSM with
+// 24 GB (its state takes 33.5 GB, the page cache kept a quarter of it)
+// had read 3.79 TB and written 1.17 TB by its pass 154 (127 and 39 bytes),
+// the figures taken here. The disk reads 670 MB/s and writes 283 MB/s (dd,
+// direct I/O).
 const (
-	estimateReadPerIndex    = 70 // bytes per index and side
-	estimateWrittenPerIndex = 28
+	estimateReadPerIndex    = 127 // bytes per index and side
+	estimateWrittenPerIndex = 39
 	estimateReadRate        = 670e6 // bytes per second
 	estimateWriteRate       = 283e6
 )
