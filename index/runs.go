@@ -25,15 +25,27 @@ func (s *Space) RunPrefix(r uint64, side tb.Color) (tb.Position, bool) {
 	return s.decodeGroups(r, side, len(s.groups)-1)
 }
 
+// A LaneMap says where the last piece of a run lands in the run another
+// move leads to: the symmetry that brings the kings back into the
+// canonical region moves it too. For most moves it is the identity.
+type LaneMap struct{ t symmetry }
+
+// Square returns the lane that lane n becomes.
+func (m LaneMap) Square(n tb.Square) tb.Square { return squareMaps[m.t][n] }
+
+// Lanes maps a set of lanes at once: a few shifts and masks, whatever
+// their number.
+func (m LaneMap) Lanes(lanes tb.Bitboard) tb.Bitboard { return m.t.bitboard(lanes) }
+
 // KingStepRun follows a king step for a whole run: the king of colour c
 // steps to the square to in run r (king pair k, not Tied), whose prefix
 // (RunPrefix) is prefix. It returns the run that holds the resulting
 // positions, its king pair, and where the last piece lands in it: the
-// position of lane n of run r becomes run + lanes[n]. When the kings leave
-// the canonical region, the symmetry that brings them back moves every
+// position of lane n of run r becomes run + lanes.Square(n). When the kings
+// leave the canonical region, the symmetry that brings them back moves every
 // piece, the last one lane by lane. It returns false when the new king pair
 // is Tied: there the orientation depends on the last piece too.
-func (s *Space) KingStepRun(r uint64, k int, prefix *tb.Position, c tb.Color, to tb.Square) (run uint64, kj int, lanes *[64]tb.Square, ok bool) {
+func (s *Space) KingStepRun(r uint64, k int, prefix *tb.Position, c tb.Color, to tb.Square) (run uint64, kj int, lanes LaneMap, ok bool) {
 	w, b := prefix.KingSquare(tb.White), prefix.KingSquare(tb.Black)
 	if c == tb.White {
 		w = to
@@ -42,9 +54,9 @@ func (s *Space) KingStepRun(r uint64, k int, prefix *tb.Position, c tb.Color, to
 	}
 	if n := int(s.kings.number[w][b]); n >= 0 {
 		if s.tied[n] {
-			return 0, 0, nil, false
+			return 0, 0, LaneMap{}, false
 		}
-		return r + uint64(n-k)*s.perKingPair, n, &squareMaps[identity], true
+		return r + uint64(n-k)*s.perKingPair, n, LaneMap{identity}, true
 	}
 	moved := *prefix
 	moved.Remove(moved.KingSquare(c))
@@ -54,28 +66,28 @@ func (s *Space) KingStepRun(r uint64, k int, prefix *tb.Position, c tb.Color, to
 
 // RunOf returns the run of prefix, a position that lacks only the last
 // piece of a space made of runs: with that piece on square x it has index
-// run + lanes[x], in king pair k. It returns false when prefix is not
+// run + lanes.Square(x), in king pair k. It returns false when prefix is not
 // such a position, and when its king pair is Tied (there the orientation
 // depends on the last piece too).
-func (s *Space) RunOf(prefix *tb.Position) (run uint64, k int, lanes *[64]tb.Square, ok bool) {
+func (s *Space) RunOf(prefix *tb.Position) (run uint64, k int, lanes LaneMap, ok bool) {
 	last := &s.groups[len(s.groups)-1]
 	w, b := prefix.KingSquare(tb.White), prefix.KingSquare(tb.Black)
 	if last.Count != 1 || w == tb.NoSquare || b == tb.NoSquare || !s.kings.ok[w][b] ||
 		prefix.Occupied().Count() != s.pieces-1 || prefix.Pieces(last.Color, last.Type) != 0 {
-		return 0, 0, nil, false
+		return 0, 0, LaneMap{}, false
 	}
 	t := s.kings.sym[w][b]
 	k = int(s.kings.number[t.square(w)][t.square(b)])
 	if k < 0 || s.tied[k] {
-		return 0, 0, nil, false
+		return 0, 0, LaneMap{}, false
 	}
 	run = uint64(k) * s.perKingPair
 	for _, g := range s.groups[:len(s.groups)-1] {
 		bb := prefix.Pieces(g.Color, g.Type)
 		if bb.Count() != g.Count {
-			return 0, 0, nil, false
+			return 0, 0, LaneMap{}, false
 		}
 		run += comboIndex(t.squares(bb)) * g.Stride
 	}
-	return run, k, &squareMaps[t], true
+	return run, k, LaneMap{t}, true
 }

@@ -103,11 +103,13 @@ func TestRunOf(t *testing.T) {
 
 // requireRun checks a run as KingStepRun or RunOf returned it for prefix
 // (every piece but the last): on each free square, the last piece gives the
-// position that Index puts at run + lanes[square], in king pair k; a refused
-// run (ok false) must be a Tied king pair.
-func requireRun(t *testing.T, s *Space, prefix *tb.Position, run uint64, k int, lanes *[64]tb.Square, ok bool) {
+// position that Index puts at run + lanes.Square(square), in king pair k; a
+// refused run (ok false) must be a Tied king pair. Mapping the free squares
+// all at once (lanes.Lanes) gives the same lanes as one by one.
+func requireRun(t *testing.T, s *Space, prefix *tb.Position, run uint64, k int, lanes LaneMap, ok bool) {
 	t.Helper()
 	lc, lt, _ := s.LanePiece()
+	var each tb.Bitboard
 	for lane := tb.Square(0); lane < 64; lane++ {
 		if prefix.Occupied().Has(lane) {
 			continue
@@ -120,7 +122,11 @@ func requireRun(t *testing.T, s *Space, prefix *tb.Position, run uint64, k int, 
 			require.True(t, s.Tied(s.KingPairOf(j)), "%s %s: refused an untied king pair", s.Material(), p.FEN())
 			continue
 		}
-		require.Equal(t, j, run+uint64(lanes[lane]), "%s %s", s.Material(), p.FEN())
+		require.Equal(t, j, run+uint64(lanes.Square(lane)), "%s %s", s.Material(), p.FEN())
 		require.Equal(t, k, s.KingPairOf(j))
+		each |= lanes.Square(lane).Bitboard()
+	}
+	if ok {
+		require.Equal(t, each, lanes.Lanes(^prefix.Occupied()), "%s: lanes mapped at once", s.Material())
 	}
 }

@@ -130,10 +130,10 @@ func (g *generator) scanRuns(sc *scratch, side tb.Color, k int, lo, hi uint64, c
 // propagateRun un-moves the positions of run r (king pair k, not Tied)
 // whose last piece stands on one of lanes, all decided with value v. Each
 // un-move of another piece is found once for the whole run and leads to
-// one run of predecessors, lane for lane (tb.LaneRetractor), or lane by
-// lane through a symmetry (king steps out of the canonical region); the
-// last piece's own un-moves stay inside the run. Only king steps onto a
-// Tied king pair are made position by position.
+// one run of predecessors, lane for lane (tb.LaneRetractor), or with the
+// lanes permuted by a symmetry (a king step out of the canonical region,
+// index.LaneMap); the last piece's own un-moves stay inside the run.
+// Only king steps onto a Tied king pair are made position by position.
 func (g *generator) propagateRun(sc *scratch, side tb.Color, r uint64, k int, lanes tb.Bitboard, v value.Value) {
 	prefix, _ := g.space.RunPrefix(r, side) // it holds decided positions, so it decodes
 	laneColor, laneType, _ := g.space.LanePiece()
@@ -154,7 +154,7 @@ func (g *generator) propagateRun(sc *scratch, side tb.Color, r uint64, k int, la
 			st := g.space.Stepper(r, gi, pieces, to)
 			for from := ret.Candidates(gr.Type, to); from != 0; {
 				f := from.PopFirst()
-				u.queue(st.To(f), ret.Lanes(gr.Type, f, to, lanes), nil)
+				u.queue(st.To(f), ret.Lanes(gr.Type, f, to, lanes))
 			}
 		}
 	}
@@ -166,7 +166,7 @@ func (g *generator) propagateRun(sc *scratch, side tb.Color, r uint64, k int, la
 			continue
 		}
 		if run, _, moved, ok := g.space.KingStepRun(r, k, &prefix, them, f); ok {
-			u.queue(run, l, moved)
+			u.queue(run, moved.Lanes(l))
 			continue
 		}
 		for l != 0 {
@@ -322,20 +322,17 @@ func (u *updater) escaped(j uint64, result escape, capture, decoded bool) {
 // scan and the seed's plain stores): 9.0–9.6 s against 10.0–10.7 s.
 
 // runTarget is a run of predecessors waiting in a batch: the positions
-// r+moved[lane], lane in lanes, where moved says where a symmetry moved
-// the last piece (nil: nowhere, r+lane), each reached by counts[lane]
-// un-moves.
+// r+lane, lane in lanes, each reached by counts[lane] un-moves.
 type runTarget struct {
 	r      uint64
 	lanes  tb.Bitboard
-	moved  *[64]tb.Square
 	counts *[64]uint8 // un-moves that reach each lane (nil: one each)
 }
 
 // queue adds a run of predecessors to the batch.
-func (u *updater) queue(r uint64, lanes tb.Bitboard, moved *[64]tb.Square) {
+func (u *updater) queue(r uint64, lanes tb.Bitboard) {
 	if lanes != 0 {
-		u.sc.targets = append(u.sc.targets, runTarget{r: r, lanes: lanes, moved: moved})
+		u.sc.targets = append(u.sc.targets, runTarget{r: r, lanes: lanes})
 	}
 }
 
@@ -351,7 +348,7 @@ func (u *updater) queueLaneOrigins(r uint64, lanes tb.Bitboard, ret *tb.LaneRetr
 		for l := lanes; l != 0; {
 			union |= ret.LaneOrigins(l.PopFirst())
 		}
-		u.queue(r, union, nil)
+		u.queue(r, union)
 		return
 	}
 	counts := &u.sc.counts
@@ -386,13 +383,6 @@ func (u *updater) flush() {
 	}
 	for i := range targets {
 		t := &targets[i]
-		if t.moved != nil {
-			var lanes tb.Bitboard
-			for l := t.lanes; l != 0; {
-				lanes |= t.moved[l.PopFirst()].Bitboard()
-			}
-			t.lanes, t.moved = lanes, nil
-		}
 		if t.lanes &^= s.settledRun(t.r); t.lanes != 0 {
 			sink += s.touch(t.r + uint64(t.lanes.First()))
 		}
