@@ -235,21 +235,29 @@ func (g *generator) propagate(sc *scratch, side tb.Color, i uint64, k int, v val
 
 // updater applies one frontier position's news to its predecessors.
 type updater struct {
-	g       *generator
-	sc      *scratch
-	states  *states
-	side    tb.Color    // side to move in the predecessors
-	next    value.Value // the predecessors' value through this move
-	stab    int         // stabiliser of the frontier position (wins only)
-	weight  int         // half-moves an un-move takes off a predecessor off the diagonal
-	deepest value.Value // deepest value assigned
-	sink    uint64      // the sum of what flush touched, so no load is optimised away
+	g      *generator
+	sc     *scratch
+	states *states
+	side   tb.Color    // side to move in the predecessors
+	next   value.Value // the predecessors' value through this move
+	stab   int         // stabiliser of the frontier position (wins only)
+	weight int         // half-moves an un-move takes off a predecessor off the diagonal
+	// lossByte is the byte removeEscapes gives a predecessor that loses in
+	// next without a losing capture: next's code, or writingByte when it
+	// takes the overflow shards (escaped writes it then).
+	lossByte byte
+	deepest  value.Value // deepest value assigned
+	sink     uint64      // the sum of what flush touched, so no load is optimised away
 }
 
 // setStabiliser prepares the updater for a won frontier position whose
 // stabiliser is stab.
 func (u *updater) setStabiliser(stab int) {
 	u.stab, u.weight = stab, 2/stab
+	u.lossByte = writingByte
+	if u.next < value.Overflow {
+		u.lossByte = byte(u.next)
+	}
 }
 
 // apply updates predecessor j of king pair kj: a win when the frontier
@@ -305,6 +313,14 @@ func (u *updater) escaped(j uint64, result escape, capture, decoded bool) {
 	u.states.setFinal(j, loss)
 	u.g.present.mark(u.side, j, loss)
 	u.deepest = max(u.deepest, loss)
+}
+
+// lost settles predecessor j, whose counter ran out and whose byte
+// removeEscapes set to the loss through this move.
+func (u *updater) lost(j uint64) {
+	u.states.settle(j)
+	u.g.present.mark(u.side, j, u.next)
+	u.deepest = max(u.deepest, u.next)
 }
 
 // # Batches of runs
@@ -417,14 +433,17 @@ func (u *updater) applyRun(r uint64, lanes tb.Bitboard, counts *[64]uint8) {
 		if counts != nil {
 			c = (*[8]uint8)(counts[q : q+8])
 		}
-		decided, many, capture := u.states.removeEscapes(r+q, group, u.weight, c)
+		decided, many, capture := u.states.removeEscapes(r+q, group, u.weight, c, u.lossByte)
 		for d := decided | many; d != 0; d &= d - 1 {
 			n := uint64(bits.TrailingZeros8(d))
-			result := escapeDecided
-			if many&(1<<n) != 0 {
-				result = escapeMany
+			switch {
+			case many&(1<<n) != 0:
+				u.escaped(r+q+n, escapeMany, false, false)
+			case capture&(1<<n) == 0 && u.lossByte != writingByte:
+				u.lost(r + q + n) // its byte holds the loss already
+			default:
+				u.escaped(r+q+n, escapeDecided, capture&(1<<n) != 0, false)
 			}
-			u.escaped(r+q+n, result, capture&(1<<n) != 0, false)
 		}
 	}
 }

@@ -35,9 +35,11 @@ import (
 //	                       decided by generating its moves (decideByMoves)
 //
 // Wins read the same either way: a win by capture is settled once the
-// frontier passes it, a win by un-move at once. A counter reaching zero is
-// settled before its byte becomes the loss code, so no update ever reads a
-// loss code as a counter. Within one pass of the iteration every update is
+// frontier passes it, a win by un-move at once. A counter reaching zero
+// has met every un-move that can reach its position, so no update reads
+// its byte again: a loss without a losing capture takes its code in the
+// same compare-and-swap (and its settled bit just after), the others
+// hold writingByte until their loss is known. Within one pass of the iteration every update is
 // of one kind — setWin in a pass over losses, removeEscape in a pass over
 // wins — which keeps the transitions this simple.
 //
@@ -81,9 +83,9 @@ func counterByte(halfMoves int, capture bool) byte {
 // counterOf reads a counter byte.
 func counterOf(b byte) (halfMoves int, capture bool) {
 	if b > captureCounters {
-		return int(b-captureCounters) / 2, true
+		return int((b - captureCounters) / 2), true
 	}
-	return int(b) / 2, false
+	return int(b / 2), false
 }
 
 func isCounter(b byte) bool { return b >= 2 && b&1 == 0 }
@@ -274,7 +276,7 @@ const (
 // the pass (deferredLoss), so no un-move reaches any of them later.
 func (s *states) removeEscape(j uint64, weight int) (escape, bool) {
 	n := j & 7
-	decided, many, capture := s.removeEscapes(j-n, 1<<n, weight, nil)
+	decided, many, capture := s.removeEscapes(j-n, 1<<n, weight, nil, writingByte)
 	switch {
 	case decided != 0:
 		return escapeDecided, capture != 0
@@ -288,9 +290,12 @@ func (s *states) removeEscape(j uint64, weight int) (escape, bool) {
 // multiple of 8): the ones in one 64-bit word, changed by one
 // compare-and-swap. Position i+n loses weight·counts[n] half-moves
 // (counts nil: weight). It returns the positions whose counter reached
-// zero (their bytes now the caller's), those with too many moves to
-// count, and the counters with a losing capture.
-func (s *states) removeEscapes(i uint64, group uint8, weight int, counts *[8]uint8) (decided, many, capture uint8) {
+// zero, those with too many moves to count, and the counters with a
+// losing capture. A counter reaching zero becomes loss when it has no
+// losing capture (the caller settles it), writingByte when it has (the
+// byte is the caller's until it writes the loss); loss writingByte
+// leaves them all to the caller.
+func (s *states) removeEscapes(i uint64, group uint8, weight int, counts *[8]uint8, loss byte) (decided, many, capture uint8) {
 	word := (*uint64)(unsafe.Pointer(&s.codes[i]))
 	for {
 		w := atomic.LoadUint64(word)
@@ -321,6 +326,9 @@ func (s *states) removeEscapes(i uint64, group uint8, weight int, counts *[8]uin
 			nb := counterByte(h-take, c)
 			if h <= take {
 				nb = writingByte
+				if !c {
+					nb = loss
+				}
 				decided |= 1 << n
 			}
 			next = next&^(0xff<<shift) | uint64(nb)<<shift

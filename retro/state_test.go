@@ -84,7 +84,7 @@ func TestRemoveEscapes(t *testing.T) {
 			}
 		}
 		before := append([]byte(nil), grouped.codes[:8]...)
-		decided, many, capture := grouped.removeEscapes(0, group, weight, counts)
+		decided, many, capture := grouped.removeEscapes(0, group, weight, counts, writingByte)
 		for n := range uint64(8) {
 			if group&(1<<n) == 0 {
 				continue
