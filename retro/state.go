@@ -297,6 +297,112 @@ func (s *states) removeEscape(j uint64, weight int) (escape, bool) {
 // leaves them all to the caller.
 func (s *states) removeEscapes(i uint64, group uint8, weight int, counts *[8]uint8, loss byte) (decided, many, capture uint8) {
 	word := (*uint64)(unsafe.Pointer(&s.codes[i]))
+	takes, fits := laneTakes(weight, counts)
+	if !littleEndian || !fits {
+		return removeEscapesByLane(word, group, weight, counts, loss)
+	}
+	for {
+		w := atomic.LoadUint64(word)
+		next, d, m, c := escapesInWord(w, group, takes, loss)
+		if next == w || atomic.CompareAndSwapUint64(word, w, next) {
+			return d, m, c
+		}
+	}
+}
+
+// # Removing escapes eight lanes at a time
+//
+// escapesInWord does to the eight bytes of a word what
+// removeEscapesByLane does byte by byte, without a branch per byte (the
+// kinds of byte come in no order a processor could predict). Lanes are
+// marked by the high bit of their byte (0x80), masks of whole bytes are
+// that bit times 0xff/0x80, and every subtraction is arranged so that no
+// byte borrows from the next:
+//
+//	counter   even, not 0, not manyByte, and in the group
+//	capture   a counter ≥ 128 (captureCounters+2 … 252)
+//	h         the counter in half-moves, doubled: the byte, less 126 for a
+//	          capture, so 2 … 126 (high bit clear)
+//	D         2·take per lane, below 128 (laneTakes refuses more)
+//	decided   h ≤ D: the high bit of (D|0x80) − h, with h zero outside
+//	          the counters
+//
+// A counter that stays above zero loses D; one that reaches zero becomes
+// loss without a losing capture, writingByte with one.
+const (
+	laneOnes = 0x0101010101010101
+	laneLow  = 0x7f7f7f7f7f7f7f7f
+	laneHigh = 0x8080808080808080
+	// laneGather moves the eight high bits, shifted down to bit 0 of each
+	// byte, into the top byte of the product: bit n for lane n.
+	laneGather = 0x0102040810204080
+)
+
+// laneTakes returns 2·take for each lane (weight·counts[n] half-moves,
+// counts nil: weight), one per byte, and false when one would not stay
+// below 128.
+func laneTakes(weight int, counts *[8]uint8) (uint64, bool) {
+	if weight <= 0 || weight > 4 {
+		return 0, false
+	}
+	if counts == nil {
+		return uint64(2*weight) * laneOnes, true
+	}
+	c := uint64(0)
+	for n := 7; n >= 0; n-- {
+		c = c<<8 | uint64(counts[n])
+	}
+	if c&0xf0f0f0f0f0f0f0f0 != 0 {
+		return 0, false // a count of 16 or more
+	}
+	return c * uint64(2*weight), true // at most 2·4·15 per byte
+}
+
+// zeroLanes marks the bytes of x that are zero (exact: no borrow runs
+// between bytes).
+func zeroLanes(x uint64) uint64 { return ^((x&laneLow + laneLow) | x) & laneHigh }
+
+// gatherLanes turns a mask of high bits into a lane byte, bit n for lane n.
+func gatherLanes(high uint64) uint8 { return uint8(high >> 7 * laneGather >> 56) }
+
+// spreadLanes turns a lane byte into a mask of whole bytes.
+func spreadLanes(lanes uint8) uint64 { return laneBytes[lanes] }
+
+// laneBytes[l] has byte n all ones for each bit n of l.
+var laneBytes = func() (t [256]uint64) {
+	for l := range t {
+		for n := range 8 {
+			if l&(1<<n) != 0 {
+				t[l] |= 0xff << (8 * n)
+			}
+		}
+	}
+	return t
+}()
+
+// escapesInWord takes the escapes off the counters of word w (lane n in
+// byte n) in the lanes of group, 2·take per byte in takes, and returns the
+// new word with the decided, many and capture lanes.
+func escapesInWord(w uint64, group uint8, takes uint64, loss byte) (next uint64, decided, many, capture uint8) {
+	inGroup := spreadLanes(group) & laneHigh
+	even := ^w << 7 & laneHigh
+	isMany := zeroLanes(w^manyByte*laneOnes) & inGroup
+	counter := even &^ zeroLanes(w) &^ isMany & inGroup
+	captures := w & counter // counters with the high bit set
+	counterBytes := counter >> 7 * 0xff
+	h := (w - captures>>7*captureCounters) & counterBytes
+	done := ((takes | laneHigh) - h) & counter
+	doneBytes := done >> 7 * 0xff
+	kept := counterBytes &^ doneBytes
+	captureBytes := captures >> 7 * 0xff
+	next = w - takes&kept
+	next = next&^doneBytes | uint64(loss)*laneOnes&doneBytes&^captureBytes | uint64(writingByte)*laneOnes&doneBytes&captureBytes
+	return next, gatherLanes(done), gatherLanes(isMany), gatherLanes(captures)
+}
+
+// removeEscapesByLane is removeEscapes one byte at a time, for any byte
+// order and any take.
+func removeEscapesByLane(word *uint64, group uint8, weight int, counts *[8]uint8, loss byte) (decided, many, capture uint8) {
 	for {
 		w := atomic.LoadUint64(word)
 		next := w

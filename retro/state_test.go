@@ -3,6 +3,7 @@ package retro
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/makruktb/makruktb/tb/value"
 )
@@ -57,11 +58,12 @@ func TestByteLanes(t *testing.T) {
 	}
 }
 
-// removeEscapes must do to a word what removeEscape does lane by lane.
+// removeEscapes must do to a word what removeEscapesByLane does byte by
+// byte, and that what removeEscape does lane by lane.
 func TestRemoveEscapes(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	grouped, single := newStates(8), newStates(8)
-	for range 100000 {
+	grouped, byLane, single := newStates(8), newStates(8), newStates(8)
+	for range 200000 {
 		for lane := range uint64(8) {
 			var b byte
 			switch r.IntN(6) {
@@ -72,19 +74,30 @@ func TestRemoveEscapes(t *testing.T) {
 			default:
 				b = counterByte(1+r.IntN(maxCounter), r.IntN(2) == 0)
 			}
-			grouped.codes[lane], single.codes[lane] = b, b
+			grouped.codes[lane], byLane.codes[lane], single.codes[lane] = b, b, b
 		}
 		group := uint8(r.IntN(256))
 		weight := []int{1, 2, 4}[r.IntN(3)]
 		var counts *[8]uint8
 		if r.IntN(2) == 0 {
 			counts = &[8]uint8{}
+			most := []int{3, 15, 40}[r.IntN(3)] // 16 and more: byte by byte
 			for n := range counts {
-				counts[n] = uint8(1 + r.IntN(3))
+				counts[n] = uint8(1 + r.IntN(most))
 			}
 		}
+		loss := writingByte
+		if r.IntN(2) == 0 {
+			loss = byte(2 * r.IntN(128)) // a loss code: even
+		}
 		before := append([]byte(nil), grouped.codes[:8]...)
-		decided, many, capture := grouped.removeEscapes(0, group, weight, counts, writingByte)
+		decided, many, capture := grouped.removeEscapes(0, group, weight, counts, loss)
+		word := (*uint64)(unsafe.Pointer(&byLane.codes[0]))
+		d, m, c := removeEscapesByLane(word, group, weight, counts, loss)
+		if d != decided || m != many || c != capture || string(grouped.codes[:8]) != string(byLane.codes[:8]) {
+			t.Fatalf("bytes % x, group %08b, weight %d, counts %v, loss %d: % x (decided %08b many %08b capture %08b), byte by byte % x (%08b %08b %08b)",
+				before, group, weight, counts, loss, grouped.codes[:8], decided, many, capture, byLane.codes[:8], d, m, c)
+		}
 		for n := range uint64(8) {
 			if group&(1<<n) == 0 {
 				continue
@@ -102,6 +115,9 @@ func TestRemoveEscapes(t *testing.T) {
 			}
 			if result == escapeDecided && (capture&(1<<n) != 0) != c {
 				t.Fatalf("bytes % x, lane %d: capture %v, removeEscape says %v", before, n, capture&(1<<n) != 0, c)
+			}
+			if result == escapeDecided && !c {
+				single.codes[n] = grouped.codes[n] // the loss, which removeEscape leaves to its caller
 			}
 		}
 		if string(grouped.codes[:8]) != string(single.codes[:8]) {
