@@ -315,9 +315,9 @@ func (s *states) removeEscapes(i uint64, group uint8, weight int, counts *[8]uin
 // escapesInWord does to the eight bytes of a word what
 // removeEscapesByLane does byte by byte, without a branch per byte (the
 // kinds of byte come in no order a processor could predict). Lanes are
-// marked by the high bit of their byte (0x80), masks of whole bytes are
-// that bit times 0xff/0x80, and every subtraction is arranged so that no
-// byte borrows from the next:
+// marked by the high bit of their byte (laneHigh), masks of whole bytes
+// are that bit shifted down and times 0xff, and every subtraction is
+// arranged so that no byte borrows from the next:
 //
 //	counter   even, not 0, not manyByte, and in the group
 //	capture   a counter ≥ 128 (captureCounters+2 … 252)
@@ -329,14 +329,6 @@ func (s *states) removeEscapes(i uint64, group uint8, weight int, counts *[8]uin
 //
 // A counter that stays above zero loses D; one that reaches zero becomes
 // loss without a losing capture, writingByte with one.
-const (
-	laneOnes = 0x0101010101010101
-	laneLow  = 0x7f7f7f7f7f7f7f7f
-	laneHigh = 0x8080808080808080
-	// laneGather moves the eight high bits, shifted down to bit 0 of each
-	// byte, into the top byte of the product: bit n for lane n.
-	laneGather = 0x0102040810204080
-)
 
 // laneTakes returns 2·take for each lane (weight·counts[n] half-moves,
 // counts nil: weight), one per byte, and false when one would not stay
@@ -357,28 +349,6 @@ func laneTakes(weight int, counts *[8]uint8) (uint64, bool) {
 	}
 	return c * uint64(2*weight), true // at most 2·4·15 per byte
 }
-
-// zeroLanes marks the bytes of x that are zero (exact: no borrow runs
-// between bytes).
-func zeroLanes(x uint64) uint64 { return ^((x&laneLow + laneLow) | x) & laneHigh }
-
-// gatherLanes turns a mask of high bits into a lane byte, bit n for lane n.
-func gatherLanes(high uint64) uint8 { return uint8(high >> 7 * laneGather >> 56) }
-
-// spreadLanes turns a lane byte into a mask of whole bytes.
-func spreadLanes(lanes uint8) uint64 { return laneBytes[lanes] }
-
-// laneBytes[l] has byte n all ones for each bit n of l.
-var laneBytes = func() (t [256]uint64) {
-	for l := range t {
-		for n := range 8 {
-			if l&(1<<n) != 0 {
-				t[l] |= 0xff << (8 * n)
-			}
-		}
-	}
-	return t
-}()
 
 // escapesInWord takes the escapes off the counters of word w (lane n in
 // byte n) in the lanes of group, 2·take per byte in takes, and returns the
@@ -465,33 +435,54 @@ func (s *states) loadEight(i uint64) uint64 {
 	return atomic.LoadUint64((*uint64)(unsafe.Pointer(&s.codes[i])))
 }
 
+// Eight state bytes are read as one word, lane n in byte n (on a
+// little-endian machine; byteLanes reverses its answer on the others).
+// The masks below mark a lane by the high bit of its byte.
+const (
+	laneOnes = 0x0101010101010101
+	laneLow  = 0x7f7f7f7f7f7f7f7f
+	laneHigh = 0x8080808080808080
+	// laneGather moves the eight high bits, shifted down to bit 0 of each
+	// byte, into the top byte of the product: bit n for lane n.
+	laneGather = 0x0102040810204080
+)
+
+// zeroLanes marks the bytes of x that are zero. Keeping the high bits out
+// of the addition makes the test exact: no carry runs from one byte into
+// the next.
+func zeroLanes(x uint64) uint64 { return ^((x&laneLow + laneLow) | x) & laneHigh }
+
+// gatherLanes turns a mask of high bits into a lane byte, bit n for byte
+// n: a multiplication gathers the eight bits into the top byte.
+func gatherLanes(high uint64) uint8 { return uint8(high >> 7 * laneGather >> 56) }
+
+// spreadLanes turns a lane byte into a mask of whole bytes.
+func spreadLanes(lanes uint8) uint64 { return laneBytes[lanes] }
+
+// laneBytes[l] has byte n all ones for each bit n of l.
+var laneBytes = func() (t [256]uint64) {
+	for l := range t {
+		for n := range 8 {
+			if l&(1<<n) != 0 {
+				t[l] |= 0xff << (8 * n)
+			}
+		}
+	}
+	return t
+}()
+
 // mayHoldByte reports whether any of the eight bytes packed in w is b: the
 // classic zero-byte test on w XOR b. It is exact about whether a match
 // exists.
 func mayHoldByte(w uint64, b byte) bool {
-	const (
-		ones     = 0x0101010101010101
-		highBits = 0x8080808080808080
-	)
-	x := w ^ uint64(b)*ones
-	return (x-ones)&^x&highBits != 0
+	x := w ^ uint64(b)*laneOnes
+	return (x-laneOnes)&^x&laneHigh != 0
 }
 
 // byteLanes returns the bytes of codes[i…i+7] (i a multiple of 8, w their
-// word from loadEight) that equal b, bit n for codes[i+n]. The zero-byte
-// test is made exact by keeping the high bits out of the addition, so no
-// borrow runs from one byte into the next; a multiplication then gathers
-// the eight high bits into one byte.
+// word from loadEight) that equal b, bit n for codes[i+n].
 func byteLanes(w uint64, b byte) uint8 {
-	const (
-		ones     = 0x0101010101010101
-		lowBits  = 0x7f7f7f7f7f7f7f7f
-		highBits = 0x8080808080808080
-		gather   = 0x0102040810204080
-	)
-	x := w ^ uint64(b)*ones
-	zero := ^((x&lowBits + lowBits) | x) & highBits
-	lanes := uint8(zero >> 7 * gather >> 56)
+	lanes := gatherLanes(zeroLanes(w ^ uint64(b)*laneOnes))
 	if !littleEndian {
 		lanes = bits.Reverse8(lanes)
 	}
