@@ -43,7 +43,7 @@ func (m LaneMap) Lanes(lanes tb.Bitboard) tb.Bitboard { return m.t.bitboard(lane
 // positions, its king pair, and where the last piece lands in it: the
 // position of lane n of run r becomes run + lanes.Square(n). When the kings
 // leave the canonical region, the symmetry that brings them back moves every
-// piece, the last one lane by lane. It returns false when the new king pair
+// piece, the last one as lanes says. It returns false when the new king pair
 // is Tied: there the orientation depends on the last piece too.
 func (s *Space) KingStepRun(r uint64, k int, prefix *tb.Position, c tb.Color, to tb.Square) (run uint64, kj int, lanes LaneMap, ok bool) {
 	w, b := prefix.KingSquare(tb.White), prefix.KingSquare(tb.Black)

@@ -39,9 +39,10 @@ import (
 // has met every un-move that can reach its position, so no update reads
 // its byte again: a loss without a losing capture takes its code in the
 // same compare-and-swap (and its settled bit just after), the others
-// hold writingByte until their loss is known. Within one pass of the iteration every update is
-// of one kind — setWin in a pass over losses, removeEscape in a pass over
-// wins — which keeps the transitions this simple.
+// hold writingByte until their loss is known. Within one pass of the
+// iteration every update is of one kind — setWin in a pass over losses,
+// removeEscape in a pass over wins — which keeps the transitions this
+// simple.
 //
 // A position decided by generating its moves is written after the pass
 // that decided it (other successors of the same depth may still un-move
