@@ -471,15 +471,12 @@ type deferredLoss struct {
 	loss value.Value
 }
 
-// worstCapture returns the longest loss among the captures of sc.pos (0
-// if it has none): a position whose counter ran out loses in the longer
-// of that and the frontier's loss. Every capture of such a position loses,
-// or it could not have lost at all.
+// worstCapture returns the longest loss among the captures of sc.pos, a
+// position whose counter ran out and which the seed found with a losing
+// capture: it loses in the longer of that and the frontier's loss. Every
+// capture of such a position loses, or it could not have lost at all.
 func (g *generator) worstCapture(sc *scratch) value.Value {
 	p := &sc.pos
-	if !mayCapture(p) {
-		return 0
-	}
 	sc.moves.N = 0
 	p.LegalCaptures(&sc.moves)
 	var worst value.Value
@@ -488,19 +485,6 @@ func (g *generator) worstCapture(sc *scratch) value.Value {
 		worst = max(worst, captureValue(g.subs, p, m, c, t).Negate())
 	}
 	return worst
-}
-
-// mayCapture reports whether a piece of the side to move attacks a piece
-// of the other side other than its king: most positions cannot capture,
-// and this spares them the move generator.
-func mayCapture(p *tb.Position) bool {
-	them := p.Side.Other()
-	for b := p.ByColor(them) &^ p.ByType(tb.King); b != 0; {
-		if p.IsAttacked(b.PopFirst(), p.Side) {
-			return true
-		}
-	}
-	return false
 }
 
 // lostByMoves decides the position in sc.pos, with more moves than a
