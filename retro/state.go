@@ -355,7 +355,7 @@ func laneTakes(weight int, counts *[8]uint8) (uint64, bool) {
 // byte n) in the lanes of group, 2·take per byte in takes, and returns the
 // new word with the decided, many and capture lanes.
 func escapesInWord(w uint64, group uint8, takes uint64, loss byte) (next uint64, decided, many, capture uint8) {
-	inGroup := spreadLanes(group) & laneHigh
+	inGroup := spreadLanes(group)
 	even := ^w << 7 & laneHigh
 	isMany := zeroLanes(w^manyByte*laneOnes) & inGroup
 	counter := even &^ zeroLanes(w) &^ isMany & inGroup
@@ -457,15 +457,15 @@ func zeroLanes(x uint64) uint64 { return ^((x&laneLow + laneLow) | x) & laneHigh
 // n: a multiplication gathers the eight bits into the top byte.
 func gatherLanes(high uint64) uint8 { return uint8(high >> 7 * laneGather >> 56) }
 
-// spreadLanes turns a lane byte into a mask of whole bytes.
-func spreadLanes(lanes uint8) uint64 { return laneBytes[lanes] }
+// spreadLanes is gatherLanes undone: the high bit of byte n for each bit n
+// of lanes.
+func spreadLanes(lanes uint8) uint64 { return laneHighs[lanes] }
 
-// laneBytes[l] has byte n all ones for each bit n of l.
-var laneBytes = func() (t [256]uint64) {
+var laneHighs = func() (t [256]uint64) {
 	for l := range t {
 		for n := range 8 {
 			if l&(1<<n) != 0 {
-				t[l] |= 0xff << (8 * n)
+				t[l] |= 0x80 << (8 * n)
 			}
 		}
 	}
