@@ -62,10 +62,16 @@ func (g *generator) iterate(ctx context.Context, from int) error {
 	return nil
 }
 
-// decidedWith reports whether position j of s, whose byte is b, has the
-// value code to propagate: a win (settled or by capture) or a settled loss.
-func (s *states) decidedWith(j uint64, b byte, code value.Value) bool {
-	if b != codeByte(code) || (code.IsLoss() && !s.isSettled(j)) {
+// decidedWith reports whether position j of s has the value code to
+// propagate: a win (settled or by capture) or a settled loss. For a loss
+// the settled bit is read before the byte (state.go, "Reading a state
+// while others write it").
+func (s *states) decidedWith(j uint64, code value.Value) bool {
+	if code.IsLoss() && !s.isSettled(j) {
+		return false
+	}
+	b := s.load(j)
+	if b != codeByte(code) {
 		return false
 	}
 	return b != value.Overflow || s.overflow.get(j) == code
@@ -82,7 +88,7 @@ func (g *generator) scan(sc *scratch, side tb.Color, k int, lo, hi uint64, code 
 			i += 8
 			continue
 		}
-		if s.decidedWith(i, s.load(i), code) {
+		if s.decidedWith(i, code) {
 			if code.IsWin() {
 				s.settle(i)
 			}
@@ -100,14 +106,10 @@ func (g *generator) scanRuns(sc *scratch, side tb.Color, k int, lo, hi uint64, c
 	target := codeByte(code)
 	for r := lo; r < hi; r += 64 {
 		var lanes tb.Bitboard
-		for q := uint64(0); q < 64; q += 8 {
-			lanes |= tb.Bitboard(byteLanes(s.loadEight(r+q), target)) << q
-		}
-		if lanes == 0 {
-			continue
-		}
 		if code.IsLoss() {
-			lanes &= s.settledRun(r) // unsettled, the byte is a counter
+			lanes = s.lossesInRun(r, target) // unsettled, the byte is a counter
+		} else {
+			lanes = s.bytesInRun(r, target)
 		}
 		if target == value.Overflow {
 			for l := lanes; l != 0; {

@@ -48,6 +48,23 @@ import (
 // that decided it (other successors of the same depth may still un-move
 // into it); until then its byte holds writingByte.
 //
+// # Reading a state while others write it
+//
+// The bit and the byte live in different words, so no load reads them
+// together, and the bit is set after the byte: a settled position's byte
+// is final and never changes again, but an unsettled one can change and
+// be settled at any moment (setWin turns a counter into a win, then sets
+// the bit). The one invariant a reader relies on is therefore an order:
+// read the settled bit first, then the byte. A set bit read first vouches
+// for the byte read after it. Read the other way round, an old byte can
+// meet a new bit: a counter whose byte happens to equal the loss code of
+// the pass (byte 68 is both "34 half-moves left" and "lost in 66 plies")
+// is read, another worker's setWin makes it a win and settles it, and the
+// bit read next says "settled" — a loss that never was, whose
+// predecessors then win (KSNvKR and KSSvKR differed from run to run with
+// two workers until the frontier scans read in this order: lossesInRun,
+// decidedWith).
+//
 // One byte and one bit is 1.125 bytes per index and side; the uint16 state
 // this replaces took 2.125 and held at most 63 moves per position.
 // Counters hold 31 moves: the positions with more are few, and mostly
@@ -195,6 +212,27 @@ func (s *states) settledRun(r uint64) tb.Bitboard {
 	return tb.Bitboard(atomic.LoadUint64(&s.settled[r>>6]))
 }
 
+// lossesInRun returns the positions of run r (a multiple of 64) settled
+// with byte b, bit n for position r+n: the settled bits are read before
+// the bytes (see "Reading a state while others write it").
+func (s *states) lossesInRun(r uint64, b byte) tb.Bitboard {
+	settled := s.settledRun(r)
+	if settled == 0 {
+		return 0
+	}
+	return s.bytesInRun(r, b) & settled
+}
+
+// bytesInRun returns the positions of run r (a multiple of 64) whose byte
+// is b, bit n for position r+n.
+func (s *states) bytesInRun(r uint64, b byte) tb.Bitboard {
+	var lanes tb.Bitboard
+	for q := uint64(0); q < 64; q += 8 {
+		lanes |= tb.Bitboard(byteLanes(s.loadEight(r+q), b)) << q
+	}
+	return lanes
+}
+
 // touch reads the state word holding codes[j], to bring its cache line in
 // before an update.
 func (s *states) touch(j uint64) uint64 {
@@ -225,13 +263,14 @@ func codeByte(v value.Value) byte {
 }
 
 // setFinal writes the final value v of position j, whose byte the caller
-// owns (it holds writingByte or the seed is filling it), and settles it.
+// owns (it holds writingByte or the seed is filling it), and then settles
+// it: the byte before the bit, so that a set bit vouches for the byte.
 func (s *states) setFinal(j uint64, v value.Value) {
 	if v >= value.Overflow {
 		s.overflow.put(j, v)
 	}
-	s.settle(j)
 	s.store(j, codeByte(v))
+	s.settle(j)
 }
 
 // setWin records that position j wins in the plies of code win, unless it
