@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/probe/atomicfile"
 	"github.com/makruktb/makruktb/probe/store"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
@@ -28,7 +29,7 @@ func newGenCommand() *cobra.Command {
 	var dir, scratch, dtbProfiles string
 	var threads, maxPieces int
 	var memory int64
-	var force, timings bool
+	var force, timings, noVerify bool
 	var every time.Duration
 	cmd := &cobra.Command{
 		Use:   "gen [--tables DIR] [--threads N] [--dtb PROFILES] (--max-pieces N | MATERIAL...)",
@@ -44,7 +45,14 @@ A table that takes long saves its state between passes, at most every
 --checkpoint, in TABLE.resume under the scratch directory (compressed, at
 most 1.14 bytes per index and side); a rerun after an interruption (SIGINT,
 SIGTERM, a crash, a lost node) resumes from there, and the file goes once
-the table is written. --force starts the named tables afresh.`,
+the table is written. --force starts the named tables afresh.
+
+A table is written under its final name only when it is right: byte for
+byte its reference checksum (data/checksums.txt) when it has one, and
+otherwise every value checked against its successors, as verify does
+(--no-verify skips that check, for those who run verify separately). A
+table that fails is kept as NAME.rejected, which no reader opens, and gen
+says so and fails.`,
 		Example: `  makruktb gen --max-pieces 4
   makruktb gen KRRvKN
   makruktb gen --dtb none --tables /tmp/tb --threads 2 KRSvKN`,
@@ -71,7 +79,7 @@ the table is written. --force starts the named tables afresh.`,
 			if err := checkResources(jobs, memory, scratch, every > 0); err != nil {
 				return err
 			}
-			gn := &generation{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: dir, scratch: scratch, memory: memory, threads: threads, force: force, timings: timings, checkpointEvery: every}
+			gn := &generation{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: dir, scratch: scratch, memory: memory, threads: threads, force: force, timings: timings, verify: !noVerify, checkpointEvery: every}
 			return gn.run(cmd.Context(), jobs)
 		},
 	}
@@ -83,6 +91,7 @@ the table is written. --force starts the named tables afresh.`,
 	cmd.Flags().StringVar(&scratch, "scratch", "", "directory for the state of a table generated out of core (default: the table directory); its files are unlinked as soon as made, so nothing is left there however a run ends, but the checkpoints (--checkpoint) meant to outlive a run")
 	cmd.Flags().DurationVar(&every, "checkpoint", 30*time.Minute, "save a table's state at most this often, to resume it after an interruption (0: never)")
 	cmd.Flags().BoolVar(&timings, "timings", false, "print how long each stage of each table took (on stderr)")
+	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "record a table without a reference checksum without checking its values against their successors first")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	return cmd
 }
@@ -185,6 +194,7 @@ type generation struct {
 	threads     int
 	force       bool // regenerate the targets even if present
 	timings     bool // print each table's stage times on errOut
+	verify      bool // check the values of a table without a reference checksum before accepting it
 	// checkpointEvery is the least time between two saves of a table's
 	// state (0: never).
 	checkpointEvery time.Duration
@@ -296,20 +306,24 @@ func (gn *generation) generate(ctx context.Context, j job) (err error) {
 	if err != nil {
 		return err // retro's errors name the table
 	}
+	testHookGenerated(table)
 	defer table.Close() // out of core: its scratch files go
 	path := j.id.Path(gn.dir)
 	clock.enter("write")
-	if err := probe.WriteFile(path, table.Space, metric, j.id.Rules, table.Values); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	pending := path + pendingSuffix
+	if err := probe.WriteFile(pending, table.Space, metric, j.id.Rules, table.Values); err != nil {
+		return fmt.Errorf("write %s: %w", pending, err)
+	}
+	sum, verified, err := gn.accept(ctx, j, table, pending, clock)
+	if err != nil {
+		return err
 	}
 	if opts.Checkpoint != nil {
 		if err := os.Remove(opts.Checkpoint.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
-	clock.enter("checksum")
-	sum, err := store.RecordChecksum(gn.dir, path)
-	if err != nil {
+	if err := store.RecordChecksumOf(gn.dir, path, sum); err != nil {
 		return err
 	}
 	if !table.OutOfCore() { // out of core, the table lives until Close
@@ -329,7 +343,77 @@ func (gn *generation) generate(ctx context.Context, j job) (err error) {
 	if gn.timings {
 		fmt.Fprintf(gn.errOut, "%-15s %s\n", j.id, clock)
 	}
-	return store.UpdateRow(gn.dir, row.row())
+	if err := store.UpdateRow(gn.dir, row.row()); err != nil {
+		return err
+	}
+	if verified {
+		return store.MarkVerified(gn.dir, j.id, sum)
+	}
+	return nil
+}
+
+// testHookGenerated sees every table gen has solved before it is written:
+// tests spoil one, as a faulty generator would.
+var testHookGenerated = func(*retro.Table) {}
+
+// The suffixes of a table file that no reader opens: a table written but
+// not yet accepted, and one that failed its check.
+const (
+	pendingSuffix  = ".unaccepted"
+	rejectedSuffix = ".rejected"
+)
+
+// accept gives the table just written to pending its final name if it is
+// right: byte for byte its reference checksum when it has one, else,
+// unless --no-verify, every value against its successors (retro.Verify,
+// the check verify makes). A table that fails is renamed NAME.rejected and
+// the error says so: the generator itself is what this guards against
+// (issue 42: two workers once wrote wrong values from time to time). It
+// returns the file's SHA-256 and whether it checked the values.
+func (gn *generation) accept(ctx context.Context, j job, table *retro.Table, pending string, clock *stageClock) (sum string, verified bool, err error) {
+	path := j.id.Path(gn.dir)
+	clock.enter("checksum")
+	if sum, err = store.FileSHA256(pending); err != nil {
+		return "", false, err
+	}
+	var fault error
+	if ref, ok := store.ReferenceChecksums()[j.id.FileName()]; ok {
+		if sum != ref {
+			fault = fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed", j.id, sum, ref, store.ReferenceFile)
+		}
+	} else if gn.verify {
+		clock.enter("verify")
+		bar := newBar(j.id.String())
+		fault = gn.verifyValues(ctx, j, table, bar.update)
+		bar.finish()
+		if ctx.Err() != nil {
+			os.Remove(pending)
+			return "", false, ctx.Err()
+		}
+		verified = fault == nil
+	}
+	if fault != nil {
+		rejected := path + rejectedSuffix
+		if err := atomicfile.Rename(pending, rejected); err != nil {
+			return "", false, err
+		}
+		return "", false, fmt.Errorf("%w; not accepted: the file is kept as %s, which no reader opens", fault, rejected) // both faults name the table
+	}
+	return sum, verified, atomicfile.Rename(pending, path)
+}
+
+// verifyValues checks every value of a freshly generated table against its
+// successors, with its sub-tables from the cache.
+func (gn *generation) verifyValues(ctx context.Context, j job, table *retro.Table, progress func(retro.Progress)) error {
+	c := retro.Check{Table: table, DTM: gn.cache.DTM}
+	if j.rules != nil {
+		c.Rules, c.DTB = j.rules, gn.cache.Board(j.rules.Name)
+	}
+	errs, err := retro.VerifyTogether(ctx, []retro.Check{c}, retro.Options{Threads: gn.threads, Progress: progress})
+	if err != nil {
+		return err
+	}
+	return errs[0]
 }
 
 // generateBoard solves j's DTB table. The table its draws come from

@@ -17,6 +17,7 @@ import (
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 )
@@ -393,6 +394,81 @@ func TestReferenceChecksumGuards(t *testing.T) {
 	require.Empty(t, sums, "a refused table is not recorded")
 }
 
+// withReference runs the test with the reference checksums changed by
+// edit (a copy of the real ones).
+func withReference(t *testing.T, edit func(sums map[string]string)) {
+	saved := store.ReferenceChecksums
+	t.Cleanup(func() { store.ReferenceChecksums = saved })
+	sums := data.Checksums()
+	edit(sums)
+	store.ReferenceChecksums = func() map[string]string { return sums }
+}
+
+// A table that differs from its reference is never left under its name:
+// gen keeps it as NAME.rejected, which no reader opens, and fails.
+func TestGenRejectsAMismatch(t *testing.T) {
+	withReference(t, func(sums map[string]string) { sums["KSvK.mtbm"] = strings.Repeat("0", 64) })
+	dir := t.TempDir()
+	out, err := run(t, "gen", "--tables", dir, "KSvK", "KRvK")
+	require.ErrorContains(t, err, "1 tables failed: KSvK")
+	require.Contains(t, out, "KSvK: SHA-256 "+data.Checksums()["KSvK.mtbm"]+" differs from "+strings.Repeat("0", 64))
+	require.Contains(t, out, "the file is kept as "+filepath.Join(dir, "KSvK.mtbm.rejected")+", which no reader opens")
+	require.NoFileExists(t, filepath.Join(dir, "KSvK.mtbm"))
+	require.FileExists(t, filepath.Join(dir, "KSvK.mtbm.rejected"))
+	require.NoFileExists(t, filepath.Join(dir, "KSvK.mtbm.unaccepted"))
+	require.FileExists(t, filepath.Join(dir, "KRvK.mtbm"), "the other table is made")
+	sums, err := store.ReadChecksums(dir)
+	require.NoError(t, err)
+	require.NotContains(t, sums, "KSvK.mtbm")
+	_, err = run(t, "probe", "--tables", dir, "K7/8/8/8/8/8/8/S6k w")
+	require.ErrorContains(t, err, "table KSvK not found in "+dir, "nobody reads a rejected table")
+}
+
+// A table without a reference checksum (a user's own six-piece table) is
+// checked value by value before gen accepts it: verified, it is recorded
+// as such in the catalogue; spoiled by a faulty generator, it is rejected.
+// --no-verify records it unchecked.
+func TestGenVerifiesATableWithoutReference(t *testing.T) {
+	withReference(t, func(sums map[string]string) { delete(sums, "KRvK.mtbm") })
+	dir := t.TempDir()
+	out, err := run(t, "gen", "--tables", dir, "--timings", "KRvK")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "verify ")
+	rows, err := store.ReadCatalogue(dir)
+	require.NoError(t, err)
+	sum, err := store.FileSHA256(filepath.Join(dir, "KRvK.mtbm"))
+	require.NoError(t, err)
+	require.True(t, rows["KRvK"].VerifiedAs(sum), "gen's check is recorded as a verification")
+	require.Equal(t, data.Checksums()["KRvK.mtbm"], sum)
+
+	spoil := func(table *retro.Table) {
+		codes := table.Values[tb.White].Codes()
+		for i, c := range codes {
+			if value.Value(c).IsWin() {
+				codes[i] += 2 // a win two plies slower
+				return
+			}
+		}
+	}
+	saved := testHookGenerated
+	t.Cleanup(func() { testHookGenerated = saved })
+	testHookGenerated = spoil
+	out, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
+	require.ErrorContains(t, err, "1 tables failed: KRvK", out)
+	require.Contains(t, out, "makruktb: verify KRvK: 2 mismatches, first 8/8/8/8/8/8/R7/K1k5 w - - 0 1: stored win in 17 plies, successors give win in 15 plies")
+	require.Contains(t, out, "the file is kept as "+filepath.Join(dir, "KRvK.mtbm.rejected"))
+	got, err := store.FileSHA256(filepath.Join(dir, "KRvK.mtbm"))
+	require.NoError(t, err)
+	require.Equal(t, sum, got, "the accepted table stays as it was")
+
+	require.NoError(t, os.Remove(filepath.Join(dir, "KRvK.mtbm")))
+	require.NoError(t, os.Remove(filepath.Join(dir, store.ChecksumFile)))
+	out, err = run(t, "gen", "--tables", dir, "--no-verify", "--timings", "KRvK")
+	require.NoError(t, err, out)
+	require.NotContains(t, out, "verify ")
+	require.FileExists(t, filepath.Join(dir, "KRvK.mtbm"))
+}
+
 // What set-up and tests write into data/ is ignored by git, so a clone
 // stays clean after make tables, make verify and make test.
 func TestGeneratedFilesIgnored(t *testing.T) {
@@ -402,7 +478,7 @@ func TestGeneratedFilesIgnored(t *testing.T) {
 	if err := exec.Command("git", "rev-parse", "--show-toplevel").Run(); err != nil {
 		t.Skip("not in a git work tree")
 	}
-	for _, f := range []string{"KRvK.mtbm", "KRvKN.thai.mtbb", "KRvK.mtbm.tmp123", store.ChecksumFile, store.CatalogueFile, store.CatalogueMarkdown, ".makruktb.lock"} {
+	for _, f := range []string{"KRvK.mtbm", "KRvKN.thai.mtbb", "KRvK.mtbm.tmp123", "KRvK.mtbm.unaccepted", "KRvK.mtbm.rejected", store.ChecksumFile, store.CatalogueFile, store.CatalogueMarkdown, ".makruktb.lock"} {
 		out, err := exec.Command("git", "check-ignore", "-q", "../../data/"+f).CombinedOutput()
 		require.NoError(t, err, "data/%s is not ignored by git: %s", f, out)
 	}

@@ -44,6 +44,16 @@ func Write(path string, write func(f *os.File) error) (err error) {
 	return syncDir(filepath.Dir(path))
 }
 
+// Rename renames the file oldpath to newpath, replacing any file there,
+// and makes the rename durable: a file written whole under one name is
+// given another, as a table is once it has been checked.
+func Rename(oldpath, newpath string) error {
+	if err := os.Rename(oldpath, newpath); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(newpath))
+}
+
 // WriteBytes writes data to path atomically.
 func WriteBytes(path string, data []byte) error {
 	return Write(path, func(f *os.File) error {

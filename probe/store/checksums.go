@@ -93,24 +93,30 @@ func RecordChecksum(dir, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return sum, RecordChecksumOf(dir, path, sum)
+}
+
+// RecordChecksumOf is RecordChecksum for a file whose SHA-256 the caller
+// has just computed.
+func RecordChecksumOf(dir, path, sum string) error {
 	name := filepath.Base(path)
 	if ref, ok := ReferenceChecksums()[name]; ok && ref != sum {
-		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed (to accept it, change that line and rebuild)", name, sum, ref, ReferenceFile)
+		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed (to accept it, change that line and rebuild)", name, sum, ref, ReferenceFile)
 	}
 	unlock, err := Lock(dir)
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer unlock()
 	sums, err := ReadChecksums(dir)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if old, ok := sums[name]; ok && old != sum {
-		return "", fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, filepath.Join(dir, ChecksumFile))
+		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, filepath.Join(dir, ChecksumFile))
 	}
 	sums[name] = sum
-	return sum, writeChecksums(dir, sums)
+	return writeChecksums(dir, sums)
 }
 
 // EnsureChecksum records the checksum of a present table that has none in
