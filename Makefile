@@ -75,8 +75,8 @@ test: fmt-check tidy-check vet lint ctest race
 # reader, the generator's and verifier's workers (in memory and out of
 # core), the server and the directory lock.
 race:
-	$(GO) test -race -count=1 ./probe/... -run 'TestConcurrentProbes|TestBlockCache|TestWrite|TestLoadAllNamesFirstBadBlock|TestCorruptTableInDirectory|TestListEditsDoNotGetLost'
-	$(GO) test -race -count=1 ./tb/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN|TestOutOfCoreTwoWorkers|TestReleaserHoldsBackTheLead|UnderConcurrent'
+	$(GO) test -race -count=1 ./probe/... ./store -run 'TestConcurrentProbes|TestBlockCache|TestWrite|TestLoadAllNamesFirstBadBlock|TestCorruptTableInDirectory|TestListEditsDoNotGetLost'
+	$(GO) test -race -count=1 ./internal/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN|TestOutOfCoreTwoWorkers|TestReleaserHoldsBackTheLead|UnderConcurrent'
 	$(GO) test -race -count=1 ./uci -run 'TestAdapter'
 	$(GO) test -race -count=1 ./cmd/makruktb -run 'TestServe|TestLoad|TestGoldenChecksums|TestResponseCache'
 

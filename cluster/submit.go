@@ -11,8 +11,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/makruktb/makruktb/probe/atomicfile"
-	"github.com/makruktb/makruktb/probe/store"
+	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -84,7 +85,7 @@ func checkValid(dir string, j *Job, recorded map[string]string) error {
 				return err
 			}
 		}
-		if want, ok := store.ReferenceChecksums()[name]; ok && sum != want {
+		if want, ok := data.Checksums()[name]; ok && sum != want {
 			return fmt.Errorf("%s: SHA-256 %s, expected %s: delete the file and submit again", id.Path(dir), sum, want)
 		}
 	}

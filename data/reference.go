@@ -15,6 +15,9 @@ import (
 	"strings"
 )
 
+// ReferenceName names the reference checksums in messages.
+const ReferenceName = "the reference data/checksums.txt"
+
 //go:embed checksums.txt
 var checksums string
 

@@ -14,8 +14,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/tb"
-	"github.com/makruktb/makruktb/tb/parallel"
 	"github.com/makruktb/makruktb/tb/value"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/makruktb/makruktb/index"
-	"github.com/makruktb/makruktb/probe/atomicfile"
+	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/tb/value"
 )
 

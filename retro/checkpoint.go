@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/makruktb/makruktb/probe/atomicfile"
-	"github.com/makruktb/makruktb/tb/parallel"
+	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/tb/value"
 )
 

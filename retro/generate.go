@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/tb"
-	"github.com/makruktb/makruktb/tb/parallel"
 	"github.com/makruktb/makruktb/tb/value"
 	"golang.org/x/sys/unix"
 )

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
-	"github.com/makruktb/makruktb/tb/parallel"
 	"github.com/makruktb/makruktb/tb/value"
 	"github.com/stretchr/testify/require"
 )

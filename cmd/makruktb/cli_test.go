@@ -16,10 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/probe"
-	"github.com/makruktb/makruktb/probe/store"
-	"github.com/stretchr/testify/require"
+	"github.com/makruktb/makruktb/store"
 )
 
 // These tests run the built binary, as a user would: exit statuses,

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/makruktb/makruktb/cluster"
 	"github.com/spf13/cobra"
+
+	"github.com/makruktb/makruktb/cluster"
+	"github.com/makruktb/makruktb/pipeline"
 )
 
 func newClusterCommand() *cobra.Command {
@@ -40,16 +42,16 @@ func clusterPlan(maxPieces int, args []string, dtb string, cpus int, nodeMemory 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSupported(targets); err != nil {
+	if err := pipeline.CheckSupported(targets); err != nil {
 		return nil, err
 	}
 	var tables []cluster.Table
 	for _, j := range jobs {
-		e, err := j.estimate()
+		e, err := j.Estimate()
 		if err != nil {
 			return nil, err
 		}
-		tables = append(tables, cluster.Table{ID: j.id, Estimate: e})
+		tables = append(tables, cluster.Table{ID: j.ID, Estimate: e})
 	}
 	return cluster.Jobs(tables, cpus, nodeMemory, cluster.Dependencies)
 }

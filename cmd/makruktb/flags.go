@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/makruktb/makruktb/retro"
 	"github.com/spf13/cobra"
+
+	"github.com/makruktb/makruktb/retro"
 )
 
 // threadsFlag is a --threads value, checked when the flag is parsed: 1 to

@@ -23,9 +23,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
-	"github.com/stretchr/testify/require"
 )
 
 // The load test drives serve over loopback with loadClients concurrent

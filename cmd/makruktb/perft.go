@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/makruktb/makruktb/tb"
 	"github.com/spf13/cobra"
+
+	"github.com/makruktb/makruktb/tb"
 )
 
 func newPerftCommand() *cobra.Command {

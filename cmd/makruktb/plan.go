@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/makruktb/makruktb/retro"
 	"github.com/spf13/cobra"
+
+	"github.com/makruktb/makruktb/internal/units"
+	"github.com/makruktb/makruktb/retro"
 )
 
 func newPlanCommand() *cobra.Command {
@@ -38,18 +40,18 @@ generated.`,
 			var tables, refused, outOfCore int
 			for _, j := range jobs {
 				tables++
-				e, err := j.estimate()
+				e, err := j.Estimate()
 				if err != nil {
 					refused++
-					fmt.Fprintf(out, "| %s | %d | | | | | | | | | cannot: %v |\n", j.id, j.id.Material.Pieces(), err)
+					fmt.Fprintf(out, "| %s | %d | | | | | | | | | cannot: %v |\n", j.ID, j.ID.Material.Pieces(), err)
 					continue
 				}
 				note := ""
-				spill, err := j.outOfCore(e, memory)
+				spill, err := j.OutOfCore(e, memory)
 				switch {
 				case err != nil:
 					refused++
-					note = "exceeds --memory " + humanBytes(memory) + " even out of core"
+					note = "exceeds --memory " + units.Bytes(memory) + " even out of core"
 				case spill:
 					outOfCore++
 					note = "out of core"
@@ -57,18 +59,18 @@ generated.`,
 				default:
 					peak = max(peak, e.Memory)
 				}
-				fmt.Fprintf(out, "| %s | %d | %d | %s | %s | %s | %s | %s | %s, %s | %s | %s |\n", j.id, j.id.Material.Pieces(), e.Indices,
-					humanBytes(e.Memory), humanBytes(e.Disk), e.Time.Round(time.Second),
-					humanBytes(e.OutOfCoreMemory), humanBytes(e.Scratch), humanBytes(e.OutOfCoreRead), humanBytes(e.OutOfCoreWritten), e.OutOfCoreTime.Round(time.Second), note)
+				fmt.Fprintf(out, "| %s | %d | %d | %s | %s | %s | %s | %s | %s, %s | %s | %s |\n", j.ID, j.ID.Material.Pieces(), e.Indices,
+					units.Bytes(e.Memory), units.Bytes(e.Disk), e.Time.Round(time.Second),
+					units.Bytes(e.OutOfCoreMemory), units.Bytes(e.Scratch), units.Bytes(e.OutOfCoreRead), units.Bytes(e.OutOfCoreWritten), e.OutOfCoreTime.Round(time.Second), note)
 				total.Disk += e.Disk
 				total.Time += e.Time
 				if spill {
 					total.Time += e.OutOfCoreTime - e.Time
 				}
 			}
-			fmt.Fprintf(out, "\n%d tables: %.1f CPU-hours (%s wall on 2 cores), peak memory %s, %s of files", tables, 2*total.Time.Hours(), total.Time.Round(time.Second), humanBytes(peak), humanBytes(total.Disk))
+			fmt.Fprintf(out, "\n%d tables: %.1f CPU-hours (%s wall on 2 cores), peak memory %s, %s of files", tables, 2*total.Time.Hours(), total.Time.Round(time.Second), units.Bytes(peak), units.Bytes(total.Disk))
 			if outOfCore > 0 {
-				fmt.Fprintf(out, "; %d out of core, within %s (their time with their disk traffic at worst)", outOfCore, humanBytes(peakOutOfCore))
+				fmt.Fprintf(out, "; %d out of core, within %s (their time with their disk traffic at worst)", outOfCore, units.Bytes(peakOutOfCore))
 			}
 			if refused > 0 {
 				fmt.Fprintf(out, "; %d cannot be generated here", refused)

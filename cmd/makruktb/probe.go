@@ -6,11 +6,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
-	"github.com/spf13/cobra"
 )
 
 // moveJSON and probeJSON follow the lichess tablebase API: the top level is

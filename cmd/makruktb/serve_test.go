@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/makruktb/makruktb/probe"
 	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/probe"
 )
 
 // newTestServer serves a directory holding the KRvK table; it returns the

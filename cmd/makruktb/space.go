@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/makruktb/makruktb/index"
-	"github.com/makruktb/makruktb/tb"
-	"github.com/makruktb/makruktb/tb/parallel"
 	"github.com/spf13/cobra"
+
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/internal/parallel"
+	"github.com/makruktb/makruktb/tb"
 )
 
 func newIndexCommand() *cobra.Command {

@@ -7,13 +7,15 @@ import (
 	"io"
 	"sort"
 
+	"github.com/spf13/cobra"
+
+	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
-	"github.com/makruktb/makruktb/probe/atomicfile"
-	"github.com/makruktb/makruktb/probe/store"
 	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
-	"github.com/spf13/cobra"
 )
 
 func newStatsCommand() *cobra.Command {
@@ -85,7 +87,7 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 		if err != nil {
 			return err
 		}
-		share := countDrawShare(st.Count[honour.ThaiRules.Name])
+		share := pipeline.CountDrawShare(st.Count[honour.ThaiRules.Name])
 		err = store.EditCatalogue(dir, func(rows map[string]*store.Row) {
 			if row, ok := rows[m.String()]; ok {
 				row.CountDraws = share

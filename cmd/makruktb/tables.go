@@ -7,7 +7,7 @@ import (
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
-	"github.com/makruktb/makruktb/probe/store"
+	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 )
 

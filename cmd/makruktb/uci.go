@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/makruktb/makruktb/match"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/uci"
-	"github.com/spf13/cobra"
 )
 
 func newUCICommand() *cobra.Command {

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/internal/testenv"
 )
 
 // Fairy-Stockfish behind the adapter converts every position won inside

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"fmt"
@@ -7,11 +7,11 @@ import (
 	"time"
 )
 
-// stageClock measures how long each stage of one table's generation takes
+// Timings measures how long each stage of one table's generation takes
 // (gen --timings): the generator's stages as its progress reports them,
 // then writing, checksumming and summarising. It is safe for concurrent
 // use: progress comes from the workers.
-type stageClock struct {
+type Timings struct {
 	mu      sync.Mutex
 	done    []stageTime
 	current string // "" before the first stage
@@ -25,7 +25,7 @@ type stageTime struct {
 
 // enter ends the current stage and starts stage name; entering the
 // current stage again changes nothing.
-func (c *stageClock) enter(name string) {
+func (c *Timings) enter(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if name == c.current {
@@ -36,7 +36,7 @@ func (c *stageClock) enter(name string) {
 }
 
 // stop ends the current stage (c.mu held).
-func (c *stageClock) stop() {
+func (c *Timings) stop() {
 	if c.current != "" {
 		c.done = append(c.done, stageTime{c.current, time.Since(c.since)})
 		c.current = ""
@@ -45,7 +45,7 @@ func (c *stageClock) stop() {
 
 // String ends the current stage and lists every stage with its time,
 // e.g. "seed 40.1s, iterate 88.4s, write 5.0s".
-func (c *stageClock) String() string {
+func (c *Timings) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stop()

@@ -16,7 +16,7 @@ func TestRowMarkdownMatchesReference(t *testing.T) {
 		Bytes: 14284, BitsPerPosition: 2.2847, Seconds: 0.04, CountDraws: "16.7%",
 		SHA256: "66ea5bc1" + strings.Repeat("0", 56), Verified: "2026-11-29",
 	}
-	reference, err := os.ReadFile("../../data/tables.md")
+	reference, err := os.ReadFile("../data/tables.md")
 	require.NoError(t, err)
 	require.Contains(t, string(reference), row.Markdown()+"\n")
 }

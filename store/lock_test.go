@@ -33,7 +33,7 @@ func TestListEditsDoNotGetLost(t *testing.T) {
 				errs <- err
 				return
 			}
-			_, err := RecordChecksum(dir, path)
+			_, err := RecordChecksum(dir, path, nil)
 			errs <- err
 		})
 	}

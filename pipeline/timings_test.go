@@ -1,7 +1,6 @@
-package main
+package pipeline
 
 import (
-	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -9,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestStageClock(t *testing.T) {
-	c := &stageClock{}
+func TestTimings(t *testing.T) {
+	c := &Timings{}
 	require.Empty(t, c.String(), "no stage entered")
 	c.enter("seed")
 	time.Sleep(20 * time.Millisecond)
@@ -24,19 +23,8 @@ func TestStageClock(t *testing.T) {
 	require.Regexp(t, `^seed [0-9.]+s, iterate [0-9.]+s, write [0-9.]+s$`, got, "each stage once, in order")
 	require.Equal(t, got, c.String(), "String ended the last stage; calling it again adds nothing")
 
-	c = &stageClock{}
+	c = &Timings{}
 	c.enter("seed")
 	time.Sleep(120 * time.Millisecond)
 	require.Regexp(t, `^seed ([1-9][0-9]*\.[0-9]|0\.[1-9])s$`, c.String(), "at least the time slept")
-}
-
-func TestGenTimings(t *testing.T) {
-	dir := t.TempDir()
-	out, err := run(t, "gen", "--tables", dir, "--timings", "KRvK")
-	require.NoError(t, err)
-	line := regexp.MustCompile(`(?m)^KRvK +load [0-9.]+s, seed [0-9.]+s, iterate [0-9.]+s, finish [0-9.]+s, write [0-9.]+s, checksum [0-9.]+s, summary [0-9.]+s$`)
-	require.Regexp(t, line, out)
-	out, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
-	require.NoError(t, err)
-	require.NotContains(t, out, "seed ", "no timings unless asked")
 }

@@ -12,11 +12,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/probe"
-	"github.com/makruktb/makruktb/probe/atomicfile"
 )
 
 // ChecksumFile is the table directory's own record of the checksums of
@@ -25,13 +24,6 @@ import (
 // data/checksums.txt, are compiled in (package data): a user's generation
 // never rewrites them.
 const ChecksumFile = "SHA256SUMS"
-
-// ReferenceChecksums returns the SHA-256 every generation must reproduce,
-// by file name.
-var ReferenceChecksums = sync.OnceValue(data.Checksums)
-
-// ReferenceFile names the reference checksums in messages.
-const ReferenceFile = "the reference data/checksums.txt"
 
 // FileSHA256 returns the hex SHA-256 of a file.
 func FileSHA256(path string) (string, error) {
@@ -88,20 +80,22 @@ func writeChecksums(dir string, sums map[string]string) error {
 // generator's output changed. Keep the record (verify will fail on the
 // file) until someone accepts the new table: in the reference by changing
 // data/checksums.txt and rebuilding, in the directory by deleting the line.
-func RecordChecksum(dir, path string) (string, error) {
+// reference holds the checksums every generation must reproduce, by file
+// name: the caller's (data.Checksums() for the repository's).
+func RecordChecksum(dir, path string, reference map[string]string) (string, error) {
 	sum, err := FileSHA256(path)
 	if err != nil {
 		return "", err
 	}
-	return sum, RecordChecksumOf(dir, path, sum)
+	return sum, RecordChecksumOf(dir, path, sum, reference)
 }
 
 // RecordChecksumOf is RecordChecksum for a file whose SHA-256 the caller
 // has just computed.
-func RecordChecksumOf(dir, path, sum string) error {
+func RecordChecksumOf(dir, path, sum string, reference map[string]string) error {
 	name := filepath.Base(path)
-	if ref, ok := ReferenceChecksums()[name]; ok && ref != sum {
-		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed (to accept it, change that line and rebuild)", name, sum, ref, ReferenceFile)
+	if ref, ok := reference[name]; ok && ref != sum {
+		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed (to accept it, change that line and rebuild)", name, sum, ref, data.ReferenceName)
 	}
 	unlock, err := Lock(dir)
 	if err != nil {
@@ -123,7 +117,7 @@ func RecordChecksumOf(dir, path, sum string) error {
 // the directory's SHA256SUMS (a run stopped between writing the table and
 // recording it, or the directory predates the file) and reports whether it
 // had to.
-func EnsureChecksum(dir string, id probe.ID) (bool, error) {
+func EnsureChecksum(dir string, id probe.ID, reference map[string]string) (bool, error) {
 	sums, err := ReadChecksums(dir)
 	if err != nil {
 		return false, err
@@ -131,7 +125,7 @@ func EnsureChecksum(dir string, id probe.ID) (bool, error) {
 	if _, ok := sums[id.FileName()]; ok {
 		return false, nil
 	}
-	if _, err := RecordChecksum(dir, id.Path(dir)); err != nil {
+	if _, err := RecordChecksum(dir, id.Path(dir), reference); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/probe"
-	"github.com/makruktb/makruktb/probe/atomicfile"
 	"github.com/makruktb/makruktb/tb"
 )
 

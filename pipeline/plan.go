@@ -1,0 +1,157 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/makruktb/makruktb/internal/units"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// Job is one table to generate: its id and, for a DTB table, its rules.
+type Job struct {
+	ID    probe.ID
+	Rules *honour.Rules // nil: the DTM table
+	// Target says the table was asked for by name (Runner.Force
+	// regenerates it), not only needed by one that was.
+	Target bool
+}
+
+// Plan lists the tables to solve for targets, sub-tables first, without
+// repeats: every DTM table, then the DTB tables of each profile for the
+// materials with pieces on both sides (a DTB table needs the DTM tables of
+// its bare sub-materials and the DTB tables of the others, all earlier).
+func Plan(targets []tb.Material, profiles []honour.Rules) []Job {
+	var dtm, dtb []tb.Material // in generation order, without repeats
+	isTarget := map[tb.Material]bool{}
+	for _, t := range targets {
+		canon, _ := t.Canonical()
+		isTarget[canon] = true
+		dtm = appendNew(dtm, retro.Dependencies(t))
+		boards, _ := retro.BoardDependencies(t)
+		dtb = appendNew(dtb, boards)
+	}
+	var jobs []Job
+	for _, m := range dtm {
+		jobs = append(jobs, Job{ID: probe.DTMID(m), Target: isTarget[m]})
+	}
+	for _, m := range dtb {
+		for i := range profiles {
+			jobs = append(jobs, Job{ID: probe.ID{Material: m, Rules: profiles[i].Name}, Rules: &profiles[i], Target: isTarget[m]})
+		}
+	}
+	return jobs
+}
+
+// appendNew appends the materials of add that list does not hold yet.
+func appendNew(list, add []tb.Material) []tb.Material {
+	for _, m := range add {
+		if !slices.Contains(list, m) {
+			list = append(list, m)
+		}
+	}
+	return list
+}
+
+// BoardProfiles reads a comma-separated list of built-in profiles with a
+// board's honour, the profiles of the DTB tables ("none" or "": none).
+func BoardProfiles(list string) ([]honour.Rules, error) {
+	var out []honour.Rules
+	if list == "none" || list == "" {
+		return nil, nil
+	}
+	for _, name := range strings.Split(list, ",") {
+		r, err := honour.LookupRules(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		if r.BoardPlies <= 0 {
+			return nil, fmt.Errorf("rules %s have no board's honour, so no DTB tables", r.Name)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// CheckSupported refuses, before any work, targets the generator cannot
+// make. Their sub-tables have fewer pieces and moves, so it makes those.
+func CheckSupported(targets []tb.Material) error {
+	for _, m := range targets {
+		if err := retro.Supported(m); err != nil {
+			return fmt.Errorf("cannot generate: %w", err)
+		}
+	}
+	return nil
+}
+
+// Estimate returns the job's estimated memory, disk and time, in memory
+// and out of core.
+func (j Job) Estimate() (retro.Estimate, error) {
+	return retro.EstimateTable(j.ID.Material, j.Rules != nil)
+}
+
+// OutOfCore says whether a table of estimate e is generated out of core
+// within limit (0: no limit), or why it cannot be generated within it.
+func (j Job) OutOfCore(e retro.Estimate, limit int64) (bool, error) {
+	switch {
+	case limit <= 0 || e.Memory <= limit:
+		return false, nil
+	case e.OutOfCoreMemory <= limit:
+		return true, nil
+	}
+	return false, fmt.Errorf("cannot generate %s: it needs about %s of memory (%d indices per side), or %s out of core; --memory allows %s (see makruktb plan)",
+		j.ID, units.Bytes(e.Memory), e.Indices, units.Bytes(e.OutOfCoreMemory), units.Bytes(limit))
+}
+
+// CheckResources refuses, before any work, a plan with a table that does
+// not fit limit even out of core, or whose scratch files and checkpoint
+// (with checkpoints on, at its budgeted compressed size) would not fit in
+// the free space of the scratch directory.
+func CheckResources(jobs []Job, limit int64, scratch string, checkpoints bool) error {
+	var need, scratchFiles, checkpoint int64
+	var needing probe.ID
+	for _, j := range jobs {
+		e, err := j.Estimate()
+		if err != nil {
+			return err
+		}
+		spill, err := j.OutOfCore(e, limit)
+		if err != nil {
+			return err
+		}
+		var files, saved int64
+		if spill {
+			files = e.Scratch
+		}
+		if checkpoints {
+			saved = retro.CheckpointEstimate(e.Indices)
+		}
+		if files+saved > need {
+			need, scratchFiles, checkpoint, needing = files+saved, files, saved, j.ID
+		}
+	}
+	if need == 0 {
+		return nil
+	}
+	free, err := retro.FreeDisk(scratch)
+	if err != nil {
+		return fmt.Errorf("--scratch: %w", err)
+	}
+	if free >= need {
+		return nil
+	}
+	switch {
+	case checkpoint == 0:
+		return fmt.Errorf("cannot generate %s out of core: its scratch files take %s, %s has %s free (--scratch names another directory)",
+			needing, units.Bytes(need), scratch, units.Bytes(free))
+	case scratchFiles == 0:
+		return fmt.Errorf("cannot generate %s: its checkpoint takes %s, %s has %s free (--scratch names another directory, --checkpoint 0 saves none)",
+			needing, units.Bytes(need), scratch, units.Bytes(free))
+	}
+	return fmt.Errorf("cannot generate %s out of core: its scratch files and checkpoint take %s and %s, %s has %s free (--scratch names another directory, --checkpoint 0 saves none)",
+		needing, units.Bytes(scratchFiles), units.Bytes(checkpoint), scratch, units.Bytes(free))
+}

@@ -1,0 +1,36 @@
+package pipeline
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// The plan makes every DTM table first, then the DTB tables of each
+// profile, sub-materials before the materials that capture into them.
+func TestPlanOrder(t *testing.T) {
+	var names []string
+	for _, j := range Plan([]tb.Material{tb.MustParseMaterial("KRNvKR")}, []honour.Rules{honour.ThaiRules}) {
+		names = append(names, j.ID.String())
+	}
+	pos := map[string]int{}
+	for i, n := range names {
+		pos[n] = i
+	}
+	require.Len(t, names, len(pos), "no repeats: %v", names)
+	for _, n := range []string{"KRvK", "KNvK", "KRNvK", "KRvKR", "KRvKN", "KRNvKR", "KRvKR.thai", "KRvKN.thai", "KRNvKR.thai"} {
+		require.Contains(t, pos, n)
+	}
+	require.Less(t, pos["KRNvKR"], pos["KRvKR.thai"], "DTM before DTB")
+	require.Less(t, pos["KRvKR.thai"], pos["KRNvKR.thai"])
+	require.Less(t, pos["KRvKN.thai"], pos["KRNvKR.thai"])
+	require.NotContains(t, pos, "KRNvK.thai", "one side bare: no board's honour")
+	_, err := BoardProfiles("thai,asean")
+	require.ErrorContains(t, err, "no board's honour")
+	profiles, err := BoardProfiles("none")
+	require.NoError(t, err)
+	require.Empty(t, profiles)
+}

@@ -1,0 +1,386 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/internal/units"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// Reporter hears what a Runner or a Verifier does, as it happens. The
+// command line prints it; a nil Reporter hears nothing.
+type Reporter interface {
+	// Start says that the passes of the tables named begin; Progress
+	// reports them (concurrently, from the workers) until Stop.
+	Start(name string)
+	Progress(p retro.Progress)
+	Stop()
+	// Print says what became of a table; Log makes a remark on the side
+	// (a checkpoint saved, a table that failed while the run goes on).
+	Print(line string)
+	Log(line string)
+	// Made reports a table generated and accepted.
+	Made(r Result)
+}
+
+// Result is one table generated: its summary (the catalogue row) and how
+// long each stage took.
+type Result struct {
+	Job     Job
+	Summary Summary
+	Timings *Timings
+}
+
+// Runner generates planned tables into a table directory: each table is
+// solved, written, accepted (accept), its checksum recorded and its row
+// put in the directory's catalogue. Tables already present are kept, so a
+// run that was interrupted continues with what is missing.
+type Runner struct {
+	Dir     string
+	Scratch string // where a table out of core keeps its state (default Dir)
+	Memory  int64  // a table that needs more is generated out of core (0: no limit)
+	Threads int
+	Force   bool // regenerate the targets even if present
+	// Verify checks the values of a table without a reference checksum
+	// against their successors before accepting it.
+	Verify bool
+	// CheckpointEvery is the least time between two saves of a table's
+	// state (0: never).
+	CheckpointEvery time.Duration
+	// Reference is the SHA-256 each table file must have, by file name
+	// (the repository's data/checksums.txt).
+	Reference map[string]string
+	Report    Reporter
+
+	cache *store.Cache
+	// spoil, set by tests, sees every table solved before it is written,
+	// as a faulty generator would.
+	spoil func(*retro.Table)
+}
+
+// The suffixes of a table file that no reader opens: a table written but
+// not yet accepted, and one that failed its check.
+const (
+	PendingSuffix  = ".unaccepted"
+	RejectedSuffix = ".rejected"
+)
+
+// Run generates the jobs in order. A table that fails is reported and
+// the run goes on (tables that do not need it can still be made); the
+// error then names every table that failed.
+func (r *Runner) Run(ctx context.Context, jobs []Job) error {
+	if r.Report == nil {
+		r.Report = quiet{}
+	}
+	if r.Scratch == "" {
+		r.Scratch = r.Dir
+	}
+	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+		return err
+	}
+	// The value arrays are most of the heap and hold no pointers: collect
+	// garbage early rather than let the heap double past them.
+	debug.SetGCPercent(20)
+	r.cache = store.NewCache(r.Dir, 5)
+	var failed []string
+	kept := 0
+	for _, j := range jobs {
+		if !(r.Force && j.Target) && store.Present(r.Dir, j.ID) {
+			// A run stopped between writing a table and recording its
+			// checksum leaves a complete file without one.
+			recorded, err := store.EnsureChecksum(r.Dir, j.ID, r.Reference)
+			if err != nil {
+				return err
+			}
+			if recorded {
+				r.Report.Print(fmt.Sprintf("%-15s present but not in %s (a run stopped before recording it, or the directory predates it): recorded it", j.ID, store.ChecksumFile))
+			}
+			kept++
+			continue
+		}
+		err := r.generate(ctx, j)
+		// The table's arrays are garbage now, but the collector's goal is
+		// still a fifth above them: left to it, the next table would
+		// allocate that much before they went (KSSvKMM's DTM and DTB run
+		// peaked at 22.45 GiB, against 16.44 GiB for each table alone).
+		debug.FreeOSMemory()
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("interrupted during %s; a rerun continues from there", j.ID)
+			}
+			r.Report.Log("makruktb: " + err.Error())
+			failed = append(failed, j.ID.String())
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d tables failed: %s", len(failed), strings.Join(failed, " "))
+	}
+	switch {
+	case kept == len(jobs):
+		r.Report.Print(fmt.Sprintf("%s already in %s: nothing to do (--force regenerates the named ones)", plural(kept, "table", "tables"), r.Dir))
+	case kept > 0:
+		r.Report.Print(fmt.Sprintf("%s generated; %s already in %s kept", plural(len(jobs)-kept, "table", "tables"), plural(kept, "table", "tables"), r.Dir))
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// generate solves one table, writes it, accepts it, records its checksum
+// and adds its row to the catalogue.
+func (r *Runner) generate(ctx context.Context, j Job) (err error) {
+	start := time.Now()
+	m := j.ID.Material
+	clock := &Timings{}
+	opts := retro.Options{Threads: r.Threads, Progress: func(p retro.Progress) {
+		clock.enter(string(p.Stage))
+		r.Report.Progress(p)
+	}}
+	e, err := j.Estimate()
+	if err != nil {
+		return err
+	}
+	spill, err := j.OutOfCore(e, r.Memory)
+	if err != nil {
+		return err
+	}
+	if spill {
+		opts.Scratch = r.Scratch
+		r.Report.Print(fmt.Sprintf("%-15s out of core: about %s of memory and %s of scratch in %s (in memory it would take %s)",
+			j.ID, units.Bytes(e.OutOfCoreMemory), units.Bytes(e.Scratch), r.Scratch, units.Bytes(e.Memory)))
+		if read, written, ok := diskIO(); ok {
+			defer func() {
+				if rd, wr, ok := diskIO(); ok && err == nil {
+					r.Report.Print(fmt.Sprintf("%-15s out of core: %s read from disk, %s written", j.ID, units.Bytes(rd-read), units.Bytes(wr-written)))
+				}
+			}()
+		}
+	}
+	if opts.Checkpoint, err = r.checkpoint(j, e.Indices); err != nil {
+		return err
+	}
+	r.Report.Start(j.ID.String())
+	if c := opts.Checkpoint; c != nil {
+		c.Saved = func(depth int, size int64, took time.Duration) {
+			r.Report.Log(fmt.Sprintf("%-15s saved after pass %d to %s (%s, %.1fs)", j.ID, depth, c.Path, units.Bytes(size), took.Seconds()))
+		}
+	}
+	var table *retro.Table
+	metric := probe.DTM
+	clock.enter("load") // the sub-tables; the generator's progress starts the next stage
+	if j.Rules == nil {
+		table, err = retro.Generate(ctx, m, r.cache.DTM, opts)
+	} else {
+		metric = probe.DTB
+		table, err = r.generateBoard(ctx, j, opts, spill)
+	}
+	r.Report.Stop()
+	if err != nil {
+		return err // retro's errors name the table
+	}
+	if r.spoil != nil {
+		r.spoil(table)
+	}
+	defer table.Close() // out of core: its scratch files go
+	path := j.ID.Path(r.Dir)
+	clock.enter("write")
+	pending := path + PendingSuffix
+	if err := probe.WriteFile(pending, table.Space, metric, j.ID.Rules, table.Values); err != nil {
+		return fmt.Errorf("write %s: %w", pending, err)
+	}
+	sum, verified, err := r.accept(ctx, j, table, pending, clock)
+	if err != nil {
+		return err
+	}
+	if opts.Checkpoint != nil {
+		if err := os.Remove(opts.Checkpoint.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if err := store.RecordChecksumOf(r.Dir, path, sum, r.Reference); err != nil {
+		return err
+	}
+	if !table.OutOfCore() { // out of core, the table lives until Close
+		r.cache.Keep(j.ID, table)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	clock.enter("summary")
+	s := summarise(j.ID, table, info.Size(), time.Since(start))
+	s.SHA256 = sum
+	if s.CountDraws, err = countDraws(ctx, r.Dir, j, table, r.Threads); err != nil {
+		return err
+	}
+	r.Report.Made(Result{Job: j, Summary: s, Timings: clock})
+	if err := store.UpdateRow(r.Dir, s.Row()); err != nil {
+		return err
+	}
+	if verified {
+		return store.MarkVerified(r.Dir, j.ID, sum)
+	}
+	return nil
+}
+
+// accept gives the table just written to pending its final name if it is
+// right: byte for byte its reference checksum when it has one, else,
+// unless Verify is off, every value against its successors (the check
+// Verifier makes). A table that fails is renamed NAME.rejected and the
+// error says so: the generator itself is what this guards against (issue
+// 42: two workers once wrote wrong values from time to time). It returns
+// the file's SHA-256 and whether it checked the values.
+func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending string, clock *Timings) (sum string, verified bool, err error) {
+	path := j.ID.Path(r.Dir)
+	clock.enter("checksum")
+	if sum, err = store.FileSHA256(pending); err != nil {
+		return "", false, err
+	}
+	var fault error
+	if ref, ok := r.Reference[j.ID.FileName()]; ok {
+		if sum != ref {
+			fault = fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed", j.ID, sum, ref, data.ReferenceName)
+		}
+	} else if r.Verify {
+		clock.enter("verify")
+		r.Report.Start(j.ID.String())
+		fault = r.verifyValues(ctx, j, table)
+		r.Report.Stop()
+		if ctx.Err() != nil {
+			os.Remove(pending)
+			return "", false, ctx.Err()
+		}
+		verified = fault == nil
+	}
+	if fault != nil {
+		rejected := path + RejectedSuffix
+		if err := atomicfile.Rename(pending, rejected); err != nil {
+			return "", false, err
+		}
+		return "", false, fmt.Errorf("%w; not accepted: the file is kept as %s, which no reader opens", fault, rejected) // both faults name the table
+	}
+	return sum, verified, atomicfile.Rename(pending, path)
+}
+
+// verifyValues checks every value of a freshly generated table against its
+// successors, with its sub-tables from the cache.
+func (r *Runner) verifyValues(ctx context.Context, j Job, table *retro.Table) error {
+	c := retro.Check{Table: table, DTM: r.cache.DTM}
+	if j.Rules != nil {
+		c.Rules, c.DTB = j.Rules, r.cache.Board(j.Rules.Name)
+	}
+	errs, err := retro.VerifyTogether(ctx, []retro.Check{c}, retro.Options{Threads: r.Threads, Progress: r.Report.Progress})
+	if err != nil {
+		return err
+	}
+	return errs[0]
+}
+
+// generateBoard solves j's DTB table. The table its draws come from
+// reaches the generator only through opts, a copy: the generator lets it
+// go once the draws are marked. Kept in the caller's options, a wider
+// profile's table held whole (a byte per index and side) would stay beside
+// the new table for the whole run: KRRvKRM.cambodian after its thai table
+// peaked at 16.8 GiB that way, against 8.7 GiB for its DTM table.
+func (r *Runner) generateBoard(ctx context.Context, j Job, opts retro.Options, outOfCore bool) (*retro.Table, error) {
+	draws, closeDraws, err := r.draws(j.ID.Material, j.Rules, outOfCore)
+	if err != nil {
+		return nil, fmt.Errorf("generate %s: %w", j.ID, err)
+	}
+	defer closeDraws()
+	opts.Draws = draws
+	return retro.GenerateDTB(ctx, j.ID.Material, j.Rules, r.cache.DTM, r.cache.Board(j.Rules.Name), opts)
+}
+
+// checkpoint returns where j's generation saves its state and resumes
+// from, and says so when it resumes; with Force the targets start afresh.
+// Nil when checkpoints are off.
+func (r *Runner) checkpoint(j Job, indices uint64) (*retro.Checkpoint, error) {
+	if r.CheckpointEvery == 0 {
+		return nil, nil
+	}
+	c := &retro.Checkpoint{Path: filepath.Join(r.Scratch, j.ID.String()+".resume"), Key: j.ID.String(), Every: r.CheckpointEvery}
+	if r.Force && j.Target {
+		if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return c, nil
+	}
+	depth, ok, err := retro.ResumeDepth(c.Path, c.Key, indices)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		r.Report.Print(fmt.Sprintf("%-15s resuming after pass %d from %s", j.ID, depth, c.Path))
+	}
+	return c, nil
+}
+
+// draws returns what a DTB generation of m under rules takes its draws
+// from: a DTB table of m already in the directory under a built-in profile
+// whose goals include those of rules (retro.GoalsIncluded), or nil, which
+// lets GenerateDTB read m's DTM table. Out of core, that table or the DTM
+// table is read from its file a king pair at a time instead of held
+// whole. done closes what draws opened.
+func (r *Runner) draws(m tb.Material, rules *honour.Rules, outOfCore bool) (draws retro.RangeTable, done func(), err error) {
+	id, wider := widerBoardID(r.Dir, m, rules)
+	if !outOfCore {
+		if !wider {
+			return nil, func() {}, nil
+		}
+		t, err := r.cache.Load(id)
+		if err != nil {
+			return nil, nil, err
+		}
+		return t, func() {}, nil
+	}
+	if !wider {
+		id = probe.DTMID(m)
+	}
+	f, err := probe.OpenFile(id.Path(r.Dir))
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// widerBoardID names the DTB table of m under a wider profile (see draws),
+// if there is one.
+func widerBoardID(dir string, m tb.Material, r *honour.Rules) (probe.ID, bool) {
+	for _, w := range honour.BuiltinRules() {
+		id := probe.ID{Material: m, Rules: w.Name}
+		if w.Name != r.Name && w.BoardPlies > 0 && store.Present(dir, id) && retro.GoalsIncluded(r, &w, m) {
+			return id, true
+		}
+	}
+	return probe.ID{}, false
+}
+
+// quiet is the Reporter of a Runner given none.
+type quiet struct{}
+
+func (quiet) Start(string)            {}
+func (quiet) Progress(retro.Progress) {}
+func (quiet) Stop()                   {}
+func (quiet) Print(string)            {}
+func (quiet) Log(string)              {}
+func (quiet) Made(Result)             {}

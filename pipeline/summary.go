@@ -1,0 +1,152 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// Summary is one generated table's line in gen's output and its row in
+// the catalogue.
+type Summary struct {
+	Table        string // "KRvKN", or "KRvKN.thai" for a DTB table
+	DTB          bool
+	Pieces       int
+	PerSide      uint64
+	Positions    uint64 // legal canonical positions, both sides
+	LongestWhite int    // plies, -1 if none
+	LongestBlack int
+	Bytes        int64
+	Took         time.Duration // generation and writing
+	CountDraws   string        // share of wins drawn by a fresh count
+	SHA256       string        // the file's, hex
+}
+
+func summarise(id probe.ID, t *retro.Table, bytes int64, took time.Duration) Summary {
+	var legal [2]uint64
+	var longest [2]int
+	var wg sync.WaitGroup
+	for side := tb.White; side <= tb.Black; side++ {
+		wg.Go(func() { legal[side], longest[side] = t.Census(side) })
+	}
+	wg.Wait()
+	return Summary{
+		Table: id.String(), DTB: id.Rules != "", Pieces: t.Material().Pieces(),
+		PerSide: t.Space.Size(), Positions: legal[tb.White] + legal[tb.Black],
+		LongestWhite: longest[tb.White], LongestBlack: longest[tb.Black],
+		Bytes: bytes, Took: took,
+	}
+}
+
+// Row is the summary's row in the catalogue.
+func (s Summary) Row() store.Row {
+	return store.Row{
+		Table: s.Table, Pieces: s.Pieces, PerSide: s.PerSide, Positions: s.Positions,
+		LongestWhite: movesOf(s.LongestWhite), LongestBlack: movesOf(s.LongestBlack),
+		Bytes: s.Bytes, BitsPerPosition: s.BitsPerPosition(), Seconds: s.Took.Seconds(),
+		CountDraws: s.CountDraws, SHA256: s.SHA256,
+	}
+}
+
+// BitsPerPosition is the file's size over the legal positions.
+func (s Summary) BitsPerPosition() float64 { return float64(8*s.Bytes) / float64(max(s.Positions, 1)) }
+
+// movesOf turns a longest win in plies into moves, -1 (none) staying -1.
+func movesOf(plies int) int {
+	if plies < 0 {
+		return -1
+	}
+	return value.Mate(plies).Moves()
+}
+
+// countDraws returns the count-draw cell of a freshly generated table:
+// for DTM, the share of wins a fresh thai count draws (pieces' honour, or
+// board's honour as far as DTM tells); for DTB, the share under its own
+// profile, which for thai also completes the DTM row of the material.
+func countDraws(ctx context.Context, dir string, j Job, table *retro.Table, threads int) (string, error) {
+	opts := retro.Options{Threads: threads}
+	if j.Rules == nil {
+		st, err := retro.ComputeStats(ctx, table, opts)
+		if err != nil {
+			return "", err
+		}
+		return CountDrawShare(st.Count[honour.ThaiRules.Name]), nil
+	}
+	// The DTM table is read from its file a king pair at a time: held
+	// whole beside the DTB table it would double a large table's memory.
+	dtmID := probe.DTMID(j.ID.Material)
+	dtm, err := probe.OpenFile(dtmID.Path(dir))
+	if err != nil {
+		return "", err
+	}
+	defer dtm.Close()
+	counts, err := retro.BoardCountsFrom(ctx, dtm, table, j.Rules, opts)
+	if err != nil {
+		return "", err
+	}
+	share := CountDrawShare(counts)
+	if j.Rules.Name == honour.ThaiRules.Name {
+		name := j.ID.Material.String()
+		err = store.EditCatalogue(dir, func(rows map[string]*store.Row) {
+			if row, ok := rows[name]; ok {
+				row.CountDraws = share
+			}
+		})
+	}
+	return share, err
+}
+
+// CountDrawShare describes the share of decided positions (wins and
+// losses, both sides to move) that a fresh count draws; "+N% DTB" is the
+// share of board's-honour results only a DTB table can judge.
+func CountDrawShare(counts map[string]retro.CountStats) string {
+	var wins, cursed, unknown uint64
+	for _, side := range []string{"w", "b"} {
+		c := counts[side]
+		wins += c.Win + c.CursedWin + c.Loss + c.BlessedLoss + c.Unknown
+		cursed += c.CursedWin + c.BlessedLoss
+		unknown += c.Unknown
+	}
+	if wins == 0 {
+		return "no wins"
+	}
+	text := fmt.Sprintf("%.1f%%", 100*float64(cursed)/float64(wins))
+	if unknown > 0 {
+		text += fmt.Sprintf(" +%.1f%% DTB", 100*float64(unknown)/float64(wins))
+	}
+	return text
+}
+
+// diskIO returns the bytes this process has read from and written to
+// storage so far (/proc/self/io), or ok false where the kernel does not
+// tell.
+func diskIO() (read, written int64, ok bool) {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0, 0, false
+	}
+	var found int
+	for _, line := range strings.Split(string(data), "\n") {
+		name, v, _ := strings.Cut(line, ": ")
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		switch {
+		case err != nil:
+		case name == "read_bytes":
+			read, found = n, found+1
+		case name == "write_bytes":
+			written, found = n, found+1
+		}
+	}
+	return read, written, found == 2
+}

@@ -1,0 +1,281 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/internal/units"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// Unverified keeps the ids whose catalogue row in dir has no verified mark
+// for the checksum recorded for the file in sums.
+func Unverified(dir string, ids []probe.ID, sums map[string]string) ([]probe.ID, error) {
+	rows, err := store.ReadCatalogue(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []probe.ID
+	for _, id := range ids {
+		if !rows[id.String()].VerifiedAs(sums[id.FileName()]) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// byMaterial splits ids into runs of one material, keeping their order.
+func byMaterial(ids []probe.ID) [][]probe.ID {
+	var groups [][]probe.ID
+	for _, id := range ids {
+		if n := len(groups); n > 0 && groups[n-1][0].Material == id.Material {
+			groups[n-1] = append(groups[n-1], id)
+			continue
+		}
+		groups = append(groups, []probe.ID{id})
+	}
+	return groups
+}
+
+// Verifier checks the tables of a directory: each file's checksums, then
+// every value against a one-ply search over the table and its sub-tables
+// (the tables of one material in one pass), whole or out of core.
+type Verifier struct {
+	Dir     string
+	Scratch string // where tables read out of core keep their values (default Dir)
+	Memory  int64  // a material whose tables need more is read out of core (0: no limit)
+	Threads int
+	// Reference holds the SHA-256 each file must have, by file name (the
+	// repository's data/checksums.txt), beside the directory's own record.
+	Reference map[string]string
+	Report    Reporter
+
+	sums     map[string]string
+	cache    *store.Cache
+	freeDisk func(dir string) (int64, error) // retro.FreeDisk; a test fills the disk
+}
+
+// Verify checks the tables ids, a material at a time, and returns how many
+// failed; each is reported by a line (Report.Print). An error means the
+// work could not go on (interrupted, or a material refused before any
+// work).
+func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (failed int, err error) {
+	if v.Report == nil {
+		v.Report = quiet{}
+	}
+	if v.Scratch == "" {
+		v.Scratch = v.Dir
+	}
+	if v.freeDisk == nil {
+		v.freeDisk = retro.FreeDisk
+	}
+	if v.sums, err = store.ReadChecksums(v.Dir); err != nil {
+		return 0, err
+	}
+	v.cache = store.NewCache(v.Dir, 5)
+	for _, group := range byMaterial(ids) {
+		n, err := v.material(ctx, group)
+		failed += n
+		if err != nil {
+			return failed, err
+		}
+	}
+	return failed, nil
+}
+
+// material checks tables of one material: each file's checksums, then
+// the values of every table that passed them, in one pass
+// (retro.VerifyTogether), or out of core in as few passes as the scratch
+// disk allows. It prints a line per table and returns how many failed; an
+// error means the pass was interrupted or could not start.
+func (v *Verifier) material(ctx context.Context, ids []probe.ID) (int, error) {
+	outOfCore, err := v.outOfCore(ids)
+	if err != nil {
+		return 0, err
+	}
+	if !outOfCore {
+		return v.pass(ctx, ids, false)
+	}
+	runs, err := v.byDisk(ids)
+	if err != nil {
+		return 0, err
+	}
+	how := "one pass"
+	if len(runs) > 1 {
+		how = fmt.Sprintf("%d passes, the scratch disk holding %d of its %d tables at a time", len(runs), len(runs[0]), len(ids))
+	}
+	v.Report.Print(fmt.Sprintf("%-15s out of core: the values in scratch files in %s, %s (held whole they would pass --memory %s)", ids[0].Material, v.Scratch, how, units.Bytes(v.Memory)))
+	failed := 0
+	for _, run := range runs {
+		n, err := v.pass(ctx, run, true)
+		failed += n
+		if err != nil {
+			return failed, err
+		}
+	}
+	return failed, nil
+}
+
+// byDisk splits tables of one material read out of core into runs whose
+// scratch files (retro.LoadScratchBytes for each table) fit together in the free space of the scratch
+// directory: all in one run when they fit, else as many per run as do. A
+// material whose single table does not fit is refused before any work.
+func (v *Verifier) byDisk(ids []probe.ID) ([][]probe.ID, error) {
+	e, err := retro.EstimateTable(ids[0].Material, false)
+	if err != nil {
+		return nil, err
+	}
+	each := retro.LoadScratchBytes(e.Indices)
+	free, err := v.freeDisk(v.Scratch)
+	if err != nil {
+		return nil, fmt.Errorf("--scratch: %w", err)
+	}
+	fit := int((free - free/64) / each) // a margin for the overflow values and the rest of the disk's users
+	if fit < 1 {
+		return nil, fmt.Errorf("cannot verify %s out of core: each of its tables takes %s of scratch files, %s has %s free (--scratch names another directory)",
+			ids[0].Material, units.Bytes(each), v.Scratch, units.Bytes(free))
+	}
+	var runs [][]probe.ID
+	for len(ids) > fit {
+		runs, ids = append(runs, ids[:fit]), ids[fit:]
+	}
+	return append(runs, ids), nil
+}
+
+// pass checks tables of one material in one pass: each file's checksums,
+// then the values of every table that passed them (retro.VerifyTogether),
+// whole or out of core.
+func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) (int, error) {
+	dir := v.Dir
+	start := time.Now()
+	failed := 0
+	fail := func(id probe.ID, err error) {
+		v.Report.Print(fmt.Sprintf("%-15s FAILED: %v", id, err))
+		failed++
+	}
+	var passed []probe.ID
+	var checks []retro.Check
+	var fileSums []string
+	for _, id := range ids {
+		c, sum, err := v.load(ctx, id, outOfCore)
+		if err != nil {
+			fail(id, err)
+			continue
+		}
+		defer c.Table.Close() // out of core: its scratch files go
+		passed = append(passed, id)
+		checks = append(checks, c)
+		fileSums = append(fileSums, sum)
+	}
+	if len(checks) == 0 {
+		return failed, nil
+	}
+	names := make([]string, len(passed))
+	for x, id := range passed {
+		names[x] = id.String()
+	}
+	v.Report.Start(strings.Join(names, ","))
+	errs, err := retro.VerifyTogether(ctx, checks, retro.Options{Threads: v.Threads, Progress: v.Report.Progress})
+	v.Report.Stop()
+	if err != nil && ctx.Err() != nil {
+		return failed, err
+	}
+	for x, id := range passed {
+		switch {
+		case err != nil:
+			fail(id, err)
+		case errs[x] != nil:
+			fail(id, errs[x])
+		case x == 0:
+			v.Report.Print(fmt.Sprintf("%-15s ok  checksum and every value  %.1fs", id, time.Since(start).Seconds()))
+		default:
+			v.Report.Print(fmt.Sprintf("%-15s ok  checksum and every value  (same pass)", id))
+		}
+		if err == nil && errs[x] == nil {
+			if err := store.MarkVerified(dir, id, fileSums[x]); err != nil {
+				return failed, fmt.Errorf("%s verified, but not recorded in %s: %w", id, store.CatalogueFile, err)
+			}
+		}
+	}
+	return failed, nil
+}
+
+// outOfCore says whether the tables of ids, held whole with the
+// sub-tables they read, would take more than --memory.
+func (v *Verifier) outOfCore(ids []probe.ID) (bool, error) {
+	if v.Memory <= 0 {
+		return false, nil
+	}
+	e, err := retro.EstimateTable(ids[0].Material, false)
+	if err != nil {
+		return false, err
+	}
+	// The generator's estimate holds the table being solved at 2.25 bytes
+	// per index and both sides, about what a table held whole for its
+	// check takes with the checker's own; each further table is 2 bytes.
+	need := e.Memory + int64(len(ids)-1)*2*int64(e.Indices)
+	return need > v.Memory, nil
+}
+
+// load checks a table file against the checksums recorded for it —
+// the directory's SHA256SUMS and the reference, at least one of them —
+// and its internal checksums, and loads it for verification, whole or
+// out of core.
+func (v *Verifier) load(ctx context.Context, id probe.ID, outOfCore bool) (c retro.Check, sum string, err error) {
+	dir, sums, cache := v.Dir, v.sums, v.cache
+	path := id.Path(dir)
+	sum, err = store.FileSHA256(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, "", fmt.Errorf("not found: no file %s", path)
+	}
+	if err != nil {
+		return c, "", err
+	}
+	name := filepath.Base(path)
+	local, inDir := sums[name]
+	ref, inReference := v.Reference[name]
+	switch {
+	case !inDir && !inReference:
+		return c, "", fmt.Errorf("%s: no checksum recorded, neither in %s nor in %s (gen records it)", path, filepath.Join(dir, store.ChecksumFile), data.ReferenceName)
+	case inDir && sum != local:
+		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, filepath.Join(dir, store.ChecksumFile), local)
+	case inReference && sum != ref:
+		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, data.ReferenceName, ref)
+	}
+	f, err := probe.OpenFile(path)
+	if err != nil {
+		return c, "", err
+	}
+	err = f.CheckData()
+	f.Close()
+	if err != nil {
+		return c, "", err
+	}
+	var table *retro.Table
+	if outOfCore {
+		table, err = store.LoadOutOfCore(ctx, dir, id, v.Scratch, v.Threads)
+	} else {
+		table, err = cache.Load(id)
+	}
+	if err != nil {
+		return c, "", err
+	}
+	c = retro.Check{Table: table, DTM: cache.DTM}
+	if id.Rules != "" {
+		r, err := honour.LookupRules(id.Rules)
+		if err != nil {
+			return c, "", err
+		}
+		c.Rules, c.DTB = &r, cache.Board(id.Rules)
+	}
+	return c, sum, nil
+}
