@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/makruktb/makruktb/internal/testenv"
+	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
@@ -205,7 +206,7 @@ func TestDryRunAndDamagedTable(t *testing.T) {
 // mustJobs plans the jobs of tables with no node memory limit.
 func mustJobs(t *testing.T, tables []Table, cpus int) []Job {
 	t.Helper()
-	jobs, err := Jobs(tables, cpus, 0, Dependencies)
+	jobs, err := Jobs(tables, cpus, 0, pipeline.Needs)
 	require.NoError(t, err)
 	return jobs
 }

@@ -101,26 +101,6 @@ func Jobs(tables []Table, cpus int, nodeMemory int64, deps func(tb.Material) []t
 // request is the memory a job asks for a table estimated at estimate.
 func request(estimate int64) int64 { return int64(float64(estimate)*memoryFactor) + memoryExtra }
 
-// Dependencies returns every material whose tables m's DTM and DTB
-// tables read, m excluded.
-func Dependencies(m tb.Material) []tb.Material {
-	seen := map[tb.Material]bool{m: true}
-	var out []tb.Material
-	add := func(list []tb.Material) {
-		for _, x := range list {
-			if !seen[x] {
-				seen[x] = true
-				out = append(out, x)
-			}
-		}
-	}
-	add(retro.Dependencies(m))
-	dtb, dtm := retro.BoardDependencies(m)
-	add(dtb)
-	add(dtm)
-	return out
-}
-
 // ScriptOptions are what every job script shares.
 type ScriptOptions struct {
 	Binary    string // the makruktb binary, on the shared file system

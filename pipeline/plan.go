@@ -47,6 +47,20 @@ func Plan(targets []tb.Material, profiles []honour.Rules) []Job {
 	return jobs
 }
 
+// Needs returns every material whose tables m's DTM and DTB tables read,
+// m excluded: what a cluster job for m waits for.
+func Needs(m tb.Material) []tb.Material {
+	canon, _ := m.Canonical()
+	dtb, dtm := retro.BoardDependencies(m)
+	var out []tb.Material
+	for _, x := range appendNew(appendNew(retro.Dependencies(m), dtb), dtm) {
+		if x != canon {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // appendNew appends the materials of add that list does not hold yet.
 func appendNew(list, add []tb.Material) []tb.Material {
 	for _, m := range add {

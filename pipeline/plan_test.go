@@ -34,3 +34,13 @@ func TestPlanOrder(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, profiles)
 }
+
+// A material needs the materials of every table its DTM and DTB tables
+// read, sub-tables of sub-tables included, and not itself.
+func TestNeeds(t *testing.T) {
+	var names []string
+	for _, m := range Needs(tb.MustParseMaterial("KRNvKR")) {
+		names = append(names, m.String())
+	}
+	require.ElementsMatch(t, []string{"KRvK", "KNvK", "KRNvK", "KRvKR", "KRvKN"}, names)
+}

@@ -6,9 +6,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
@@ -36,11 +36,10 @@ type Summary struct {
 func summarise(id probe.ID, t *retro.Table, bytes int64, took time.Duration) Summary {
 	var legal [2]uint64
 	var longest [2]int
-	var wg sync.WaitGroup
-	for side := tb.White; side <= tb.Black; side++ {
-		wg.Go(func() { legal[side], longest[side] = t.Census(side) })
-	}
-	wg.Wait()
+	_ = parallel.For(context.Background(), 2, 2, func(u int64) error {
+		legal[u], longest[u] = t.Census(tb.Color(u))
+		return nil
+	}, nil)
 	return Summary{
 		Table: id.String(), DTB: id.Rules != "", Pieces: t.Material().Pieces(),
 		PerSide: t.Space.Size(), Positions: legal[tb.White] + legal[tb.Black],

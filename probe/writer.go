@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -8,11 +9,12 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/tb/value"
 )
 
@@ -72,26 +74,21 @@ func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2
 	expanded := make([][]value.Value, window)
 	for start := 0; start < h.Blocks; start += window {
 		end := min(start+window, h.Blocks)
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, workers)
-		for k := start; k < end; k++ {
-			sem <- struct{}{}
-			wg.Go(func() {
-				defer func() { <-sem }()
-				slot, side, b := k-start, k/perSide, k%perSide
-				lo := uint64(b) * uint64(h.BlockSize)
-				hi := min(lo+uint64(h.BlockSize), h.Size)
-				if width == 1 {
-					// Every code fits a byte: the array's bytes are the codes.
-					raw[slot] = encodeBytes(raw[slot][:0], values[side].Codes()[lo:hi])
-				} else {
-					expanded[slot] = values[side].Slice(lo, hi, expanded[slot])
-					raw[slot] = encodeBlock(raw[slot][:0], expanded[slot], width)
-				}
-				packed[slot] = enc.EncodeAll(raw[slot], packed[slot][:0])
-			})
-		}
-		wg.Wait()
+		_ = parallel.For(context.Background(), int64(end-start), workers, func(u int64) error {
+			k := start + int(u)
+			slot, side, b := k-start, k/perSide, k%perSide
+			lo := uint64(b) * uint64(h.BlockSize)
+			hi := min(lo+uint64(h.BlockSize), h.Size)
+			if width == 1 {
+				// Every code fits a byte: the array's bytes are the codes.
+				raw[slot] = encodeBytes(raw[slot][:0], values[side].Codes()[lo:hi])
+			} else {
+				expanded[slot] = values[side].Slice(lo, hi, expanded[slot])
+				raw[slot] = encodeBlock(raw[slot][:0], expanded[slot], width)
+			}
+			packed[slot] = enc.EncodeAll(raw[slot], packed[slot][:0])
+			return nil
+		}, nil)
 		for k := start; k < end; k++ {
 			block := packed[k-start]
 			h.Offsets[k] = off

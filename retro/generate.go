@@ -5,15 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/value"
-	"golang.org/x/sys/unix"
 )
 
 // Options configure a generation; the zero value is the default.
@@ -386,7 +386,6 @@ func (g *generator) sliceState(sl slice) ([]uint64, []byte) {
 // finish turns states into final values: undecided positions draw. Each
 // side has its own core. The bytes become the table's values in place.
 func (g *generator) finish() (*Table, error) {
-	var wg sync.WaitGroup
 	var done atomic.Int64
 	report := func() {
 		if g.opts.Progress != nil {
@@ -402,23 +401,22 @@ func (g *generator) finish() (*Table, error) {
 		}
 		g.spill.trim() // from here on the table is read whole, at memory speed
 	}
+	// Each side on a worker of its own; errs holds each side's error.
 	var errs [2]error
-	for side := range g.states {
-		wg.Go(func() {
-			s := &g.states[side]
-			for w, bits := range s.settled {
-				codes := s.codes[64*w : min(64*(w+1), len(s.codes))]
-				for n, b := range codes {
-					if bits&(1<<n) == 0 && isCounter(b) {
-						codes[n] = byte(value.Draw) // undecided: no forced mate either way
-					}
+	_ = parallel.For(context.Background(), int64(len(g.states)), len(g.states), func(side int64) error {
+		s := &g.states[side]
+		for w, bits := range s.settled {
+			codes := s.codes[64*w : min(64*(w+1), len(s.codes))]
+			for n, b := range codes {
+				if bits&(1<<n) == 0 && isCounter(b) {
+					codes[n] = byte(value.Draw) // undecided: no forced mate either way
 				}
 			}
-			t.Values[side], errs[side] = value.ArrayFrom(s.codes, s.overflow.entries(s.codes))
-			done.Add(1)
-			report()
-		})
-	}
-	wg.Wait()
+		}
+		t.Values[side], errs[side] = value.ArrayFrom(s.codes, s.overflow.entries(s.codes))
+		done.Add(1)
+		report()
+		return nil
+	}, nil)
 	return t, errors.Join(errs[:]...)
 }

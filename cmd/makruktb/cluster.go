@@ -53,7 +53,7 @@ func clusterPlan(maxPieces int, args []string, dtb string, cpus int, nodeMemory 
 		}
 		tables = append(tables, cluster.Table{ID: j.ID, Estimate: e})
 	}
-	return cluster.Jobs(tables, cpus, nodeMemory, cluster.Dependencies)
+	return cluster.Jobs(tables, cpus, nodeMemory, pipeline.Needs)
 }
 
 // absTableDir is the table directory as an absolute path: the jobs run
