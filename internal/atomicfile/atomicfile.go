@@ -71,6 +71,11 @@ func createTemp(path string) (*os.File, error) {
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
+		if pe, ok := err.(*fs.PathError); ok {
+			// Name the file the caller asked for: the temporary name is
+			// ours (stats --svg /no/dir/x.svg named x.svg.tmp8256327889068).
+			return nil, &fs.PathError{Op: "create", Path: path, Err: pe.Err}
+		}
 		return f, err
 	}
 	return nil, &fs.PathError{Op: "create temporary file for", Path: path, Err: fs.ErrExist}

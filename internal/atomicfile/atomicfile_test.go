@@ -4,6 +4,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -52,4 +53,13 @@ func TestWriteReplaces(t *testing.T) {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.Equal(t, "two", string(data))
+}
+
+// A file that cannot be created is named as the caller gave it, not by
+// its temporary name.
+func TestErrorNamesTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "no", "such", "dir", "x.svg")
+	err := WriteBytes(path, []byte("x"))
+	require.EqualError(t, err, "create "+path+": no such file or directory")
+	require.ErrorIs(t, err, fs.ErrNotExist)
 }
