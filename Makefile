@@ -78,7 +78,8 @@ race:
 	$(GO) test -race -count=1 ./probe/... ./store -run 'TestConcurrentProbes|TestBlockCache|TestWrite|TestLoadAllNamesFirstBadBlock|TestCorruptTableInDirectory|TestListEditsDoNotGetLost'
 	$(GO) test -race -count=1 ./internal/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN|TestOutOfCoreTwoWorkers|TestReleaserHoldsBackTheLead|UnderConcurrent'
 	$(GO) test -race -count=1 ./uci -run 'TestAdapter'
-	$(GO) test -race -count=1 ./cmd/makruktb -run 'TestServe|TestLoad|TestGoldenChecksums|TestResponseCache'
+	$(GO) test -race -count=1 ./api -run 'TestResponseCache'
+	$(GO) test -race -count=1 ./cmd/makruktb -run 'TestServe|TestLoad|TestGoldenChecksums'
 
 # go.mod and go.sum must be what go mod tidy makes of the code.
 tidy-check:

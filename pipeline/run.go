@@ -131,18 +131,11 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	}
 	switch {
 	case kept == len(jobs):
-		r.Report.Print(fmt.Sprintf("%s already in %s: nothing to do (--force regenerates the named ones)", plural(kept, "table", "tables"), r.Dir))
+		r.Report.Print(fmt.Sprintf("%s already in %s: nothing to do (--force regenerates the named ones)", units.Plural(kept, "table", "tables"), r.Dir))
 	case kept > 0:
-		r.Report.Print(fmt.Sprintf("%s generated; %s already in %s kept", plural(len(jobs)-kept, "table", "tables"), plural(kept, "table", "tables"), r.Dir))
+		r.Report.Print(fmt.Sprintf("%s generated; %s already in %s kept", units.Plural(len(jobs)-kept, "table", "tables"), units.Plural(kept, "table", "tables"), r.Dir))
 	}
 	return nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // generate solves one table, writes it, accepts it, records its checksum

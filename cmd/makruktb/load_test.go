@@ -25,6 +25,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -235,8 +236,8 @@ func TestLoadNoGoroutineLeak(t *testing.T) {
 	require.NoError(t, err)
 	defer tables.Close()
 	var logged strings.Builder
-	s := newServer(tables, loadCacheMB<<20, log.New(&logged, "", 0))
-	ts := httptest.NewServer(s.handler())
+	s := api.NewServer(tables, loadCacheMB<<20, log.New(&logged, "", 0))
+	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	before := runtime.NumGoroutine()
 

@@ -1,77 +1,18 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 )
-
-// moveJSON and probeJSON follow the lichess tablebase API: the top level is
-// from the side to move's point of view; each move describes the position
-// after it (given as a FEN with the count that follows the move), from the
-// point of view of the side to move there. probe --json prints this
-// document and serve's /api/v1/probe returns it.
-type moveJSON struct {
-	UCI      string `json:"uci"`
-	FEN      string `json:"fen"`
-	WDL      string `json:"wdl"`
-	DTM      *int   `json:"dtm"`
-	Category string `json:"category"`
-}
-
-type countJSON struct {
-	Rules string `json:"rules"`
-	Kind  string `json:"kind"` // "pieces", "board" or "none"
-	Limit int    `json:"limit"`
-	// Ply is −1 for a count that starts after this move (cambodian: the
-	// side to move has more than three pieces and may not count).
-	Ply int `json:"ply"`
-	// Remaining is limit − ply, and 0 once the count has passed its limit.
-	Remaining int `json:"remaining"`
-	// Expired: the count has passed its limit, so no mate can come inside
-	// it any more (a checkmate on the board still stands).
-	Expired bool `json:"expired"`
-}
-
-// positionJSON is a position judged under a count: the head of probe's
-// document, check's document and the start of line's.
-type positionJSON struct {
-	FEN      string `json:"fen"`
-	Material string `json:"material"`
-	WDL      string `json:"wdl"`
-	DTM      *int   `json:"dtm"`
-	Category string `json:"category"`
-	// Exact is false when the count is board's honour and the DTB table of
-	// the rules is missing: Category is then the plain DTM result.
-	Exact bool `json:"exact"`
-	// DTB is the board's-honour distance (plies) to mate or to a winning
-	// capture of the last piece, when it was read.
-	DTB   *int      `json:"dtb,omitempty"`
-	Count countJSON `json:"count"`
-}
-
-type probeJSON struct {
-	positionJSON
-	Best  string     `json:"best"` // the count-aware best move, "" when there is none
-	Moves []moveJSON `json:"moves"`
-}
-
-// dtmField returns the mate distance in plies, or nil for a draw.
-func dtmField(v value.Value) *int {
-	if !v.IsMate() {
-		return nil
-	}
-	d := v.Plies()
-	return &d
-}
 
 // probed is a position given on the command line, judged in its tables
 // under the chosen rules. The caller closes tables.
@@ -127,12 +68,12 @@ prints a document in the conventions of the lichess tablebase API.`,
 			}
 			defer pr.tables.Close()
 			moves, err := pr.tables.JudgedMoves(&pr.pos, &pr.rules)
-			judged := judgedProbe{position: pr.judgement, moves: moves}
+			judged := api.Judged{Position: pr.judgement, Moves: moves}
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), newProbeJSON(&pr.pos, judged, &pr.rules))
+				return api.WriteJSON(cmd.OutOrStdout(), api.NewProbe(&pr.pos, judged, &pr.rules))
 			}
 			writeProbeText(cmd.OutOrStdout(), &pr.pos, judged, &pr.rules)
 			return nil
@@ -142,74 +83,6 @@ prints a document in the conventions of the lichess tablebase API.`,
 	addRulesFlag(cmd, &rulesName)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (lichess tablebase API conventions)")
 	return cmd
-}
-
-// judgedProbe is a position and its moves judged under a count.
-type judgedProbe struct {
-	position honour.Judgement
-	moves    []probe.JudgedMove
-}
-
-// judgePosition judges pos and its moves under rules r.
-func judgePosition(t *probe.Tables, pos *tb.Position, r *honour.Rules) (judgedProbe, error) {
-	j, err := t.Judge(pos, r)
-	if err != nil {
-		return judgedProbe{}, err
-	}
-	moves, err := t.JudgedMoves(pos, r)
-	return judgedProbe{position: j, moves: moves}, err
-}
-
-func newPositionJSON(pos *tb.Position, j honour.Judgement, r *honour.Rules) positionJSON {
-	v := j.Value
-	return positionJSON{
-		FEN:      pos.FEN(),
-		Material: tb.MaterialOf(pos).String(),
-		WDL:      v.WDL().String(),
-		DTM:      dtmField(v),
-		Category: j.Category.String(),
-		Exact:    j.Exact,
-		DTB:      dtmField(j.DTB),
-		Count:    newCountJSON(j.Count, r),
-	}
-}
-
-func newProbeJSON(pos *tb.Position, j judgedProbe, r *honour.Rules) probeJSON {
-	doc := probeJSON{positionJSON: newPositionJSON(pos, j.position, r), Moves: []moveJSON{}}
-	if i := probe.BestJudged(j.moves); i >= 0 {
-		doc.Best = j.moves[i].Move.String()
-	}
-	for _, m := range j.moves {
-		a := m.After.Value
-		doc.Moves = append(doc.Moves, moveJSON{
-			UCI: m.Move.String(), FEN: fenAfter(pos, m), WDL: a.WDL().String(), DTM: dtmField(a), Category: m.After.Category.String(),
-		})
-	}
-	return doc
-}
-
-func newCountJSON(c honour.Count, r *honour.Rules) countJSON {
-	return countJSON{
-		Rules: r.Name, Kind: string(c.Kind), Limit: c.Limit, Ply: c.Ply, Remaining: max(c.Remaining(), 0),
-		Expired: c.Kind != honour.NoCountKind && r.MatingPlies(c) <= 0,
-	}
-}
-
-// fenAfter returns the FEN of the position after a judged move, with the
-// count that runs there.
-func fenAfter(pos *tb.Position, m probe.JudgedMove) string {
-	q := pos.Play(m.Move)
-	q.CountLimit, q.CountPly = tb.NoCount, 0
-	if c := m.After.Count; c.Kind != honour.NoCountKind && c.Started() {
-		q.CountLimit, q.CountPly = c.Limit, c.Ply
-	}
-	return q.FEN()
-}
-
-func writeJSON(w io.Writer, doc any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
 }
 
 // valueText describes a value for the side to move in words.
@@ -225,18 +98,18 @@ func valueText(side tb.Color, v value.Value) string {
 	return "draw"
 }
 
-func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe, r *honour.Rules) {
-	v := j.position.Value
-	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), valueText(pos.Side, v), j.position.Category)
-	if !j.position.Exact {
+func writeProbeText(w io.Writer, pos *tb.Position, j api.Judged, r *honour.Rules) {
+	v := j.Position.Value
+	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), valueText(pos.Side, v), j.Position.Category)
+	if !j.Position.Exact {
 		fmt.Fprintf(w, "Cannot tell the result under the %s count without the board's-honour table %s (makruktb gen makes it): the categories are the plain DTM results\n",
 			r.Name, probe.BoardFileName(tb.MaterialOf(pos), r.Name))
 	}
-	if len(j.moves) == 0 {
+	if len(j.Moves) == 0 {
 		return
 	}
 	fmt.Fprintln(w)
-	for _, m := range j.moves {
+	for _, m := range j.Moves {
 		mv := m.After.Value.Negate()
 		var text string
 		switch {
@@ -247,48 +120,6 @@ func writeProbeText(w io.Writer, pos *tb.Position, j judgedProbe, r *honour.Rule
 		}
 		fmt.Fprintf(w, "  %-6s %-13s %s\n", m.Move, m.After.Category.Opposite(), text)
 	}
-}
-
-// lineJSON is line --json's document and /api/v1/line's: the start,
-// judged as check --json gives it, then each move of the count-aware
-// optimal line with the position after it. A line of a drawn position,
-// or of a mate on the board, has no moves.
-type lineJSON struct {
-	Start positionJSON `json:"start"`
-	Moves []stepJSON   `json:"moves"`
-}
-
-// stepJSON is one move of a line and the position after it: its FEN
-// with the count running there, its mate distance, and its category
-// and count, from the point of view of the side to move there.
-type stepJSON struct {
-	UCI      string    `json:"uci"`
-	FEN      string    `json:"fen"`
-	DTM      *int      `json:"dtm"`
-	Category string    `json:"category"`
-	Count    countJSON `json:"count"`
-}
-
-// judgeLine judges pos under r and follows its count-aware optimal line.
-func judgeLine(t *probe.Tables, pos *tb.Position, r *honour.Rules) (lineJSON, error) {
-	j, err := t.Judge(pos, r)
-	if err != nil {
-		return lineJSON{}, err
-	}
-	line, err := t.JudgedLine(pos, r)
-	if err != nil {
-		return lineJSON{}, err
-	}
-	doc := lineJSON{Start: newPositionJSON(pos, j, r), Moves: []stepJSON{}}
-	cur := *pos
-	for _, m := range line {
-		doc.Moves = append(doc.Moves, stepJSON{
-			UCI: m.Move.String(), FEN: fenAfter(&cur, m), DTM: dtmField(m.After.Value),
-			Category: m.After.Category.String(), Count: newCountJSON(m.After.Count, r),
-		})
-		cur = cur.Play(m.Move)
-	}
-	return doc, nil
 }
 
 func newLineCommand() *cobra.Command {
@@ -318,11 +149,11 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 			}
 			defer pr.tables.Close()
 			if asJSON {
-				doc, err := judgeLine(pr.tables, &pr.pos, &pr.rules)
+				doc, err := api.JudgeLine(pr.tables, &pr.pos, &pr.rules)
 				if err != nil {
 					return err
 				}
-				return writeJSON(cmd.OutOrStdout(), doc)
+				return api.WriteJSON(cmd.OutOrStdout(), doc)
 			}
 			pos, tables, rules, start := pr.pos, pr.tables, pr.rules, pr.judgement
 			v := start.Value

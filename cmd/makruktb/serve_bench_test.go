@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -34,8 +35,8 @@ func BenchmarkServeProbe(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := newServer(tables, 64<<20, log.New(io.Discard, "", 0))
-	ts := httptest.NewServer(s.handler())
+	s := api.NewServer(tables, 64<<20, log.New(io.Discard, "", 0))
+	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/probe"
 )
 
@@ -24,9 +25,9 @@ func newTestServer(t *testing.T) (*httptest.Server, string) {
 	require.NoError(t, err)
 	tables, err := probe.Open(dir)
 	require.NoError(t, err)
-	s := newServer(tables, 1<<20, log.New(io.Discard, "", 0))
-	ts := httptest.NewServer(s.handler())
-	t.Cleanup(func() { ts.Close(); s.tables.Close() })
+	s := api.NewServer(tables, 1<<20, log.New(io.Discard, "", 0))
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { ts.Close(); tables.Close() })
 	return ts, dir
 }
 
@@ -52,7 +53,7 @@ func TestServeProbe(t *testing.T) {
 	status, ctype, body := get(t, ts, fenQuery("/api/v1/probe", longestKRvK)+"&rules=none")
 	require.Equal(t, http.StatusOK, status, string(body))
 	require.Equal(t, "application/json", ctype)
-	var doc probeJSON
+	var doc api.Probe
 	require.NoError(t, json.Unmarshal(body, &doc))
 	require.Equal(t, 31, *doc.DTM)
 	require.Equal(t, "win", doc.Category)
@@ -70,7 +71,7 @@ func TestServeProbe(t *testing.T) {
 	_, _, body = get(t, ts, fenQuery("/api/v1/probe", longestKRvK))
 	require.NoError(t, json.Unmarshal(body, &doc))
 	require.Equal(t, "cursed-win", doc.Category)
-	require.Equal(t, countJSON{Rules: "thai", Kind: "pieces", Limit: 32, Ply: 5, Remaining: 27}, doc.Count)
+	require.Equal(t, api.Count{Rules: "thai", Kind: "pieces", Limit: 32, Ply: 5, Remaining: 27}, doc.Count)
 	// A second request is answered from the cache, byte for byte.
 	_, _, again := get(t, ts, fenQuery("/api/v1/probe", longestKRvK))
 	require.Equal(t, body, again)
@@ -80,7 +81,7 @@ func TestServeLine(t *testing.T) {
 	ts, dir := newTestServer(t)
 	status, _, body := get(t, ts, fenQuery("/api/v1/line", longestKRvK))
 	require.Equal(t, http.StatusOK, status, string(body))
-	var doc lineJSON
+	var doc api.Line
 	require.NoError(t, json.Unmarshal(body, &doc))
 	require.Len(t, doc.Moves, 31)
 	require.Equal(t, 31, *doc.Start.DTM)
@@ -155,7 +156,7 @@ func TestServeErrors(t *testing.T) {
 		require.Contains(t, string(body), c.text, "%.100s", c.path)
 		require.Less(t, len(body), 400, "%.100s: the error echoes only a short prefix of the input", c.path)
 		require.NotContains(t, string(body), dir, "%.100s: the error names no server path", c.path)
-		var e errorJSON
+		var e api.ErrorDoc
 		require.NoError(t, json.Unmarshal(body, &e), "%.100s", c.path)
 		require.Equal(t, c.status, e.Status)
 	}
@@ -168,7 +169,7 @@ func TestServeErrors(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode, path)
 		require.Equal(t, "application/json", resp.Header.Get("Content-Type"), path)
-		var e errorJSON
+		var e api.ErrorDoc
 		require.NoError(t, json.Unmarshal(body, &e), "%s: %s", path, body)
 		require.Equal(t, http.StatusMethodNotAllowed, e.Status)
 		require.Contains(t, e.Error, "POST "+path+": method not allowed (allowed: GET, HEAD)")
@@ -185,21 +186,4 @@ func TestServePages(t *testing.T) {
 		require.Equal(t, http.StatusOK, status, path)
 		require.Contains(t, string(body), want, path)
 	}
-}
-
-func TestResponseCacheIsBounded(t *testing.T) {
-	c := newResponseCache(100)
-	c.put("a", response{"x", make([]byte, 40)})
-	c.put("b", response{"x", make([]byte, 40)})
-	_, ok := c.get("a") // a is now the most recent
-	require.True(t, ok)
-	c.put("c", response{"x", make([]byte, 40)}) // b goes
-	_, ok = c.get("b")
-	require.False(t, ok)
-	_, ok = c.get("a")
-	require.True(t, ok)
-	c.put("huge", response{"x", make([]byte, 200)}) // larger than the cache: not kept
-	_, ok = c.get("huge")
-	require.False(t, ok)
-	require.LessOrEqual(t, c.bytes, int64(100))
 }

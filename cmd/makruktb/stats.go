@@ -2,16 +2,15 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"sort"
 
 	"github.com/spf13/cobra"
 
+	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/pipeline"
-	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
@@ -39,24 +38,24 @@ every DTM table there).`,
 			if len(args) != 1 {
 				return fmt.Errorf("give one material, e.g. KRvK")
 			}
-			m, err := parseMaterialArg(args[0])
+			m, err := api.ParseMaterial(args[0])
 			if err != nil {
 				return err
 			}
-			st, err := tableStats(cmd.Context(), tableDir(dir), m)
+			st, err := api.Stats(cmd.Context(), tableDir(dir), m)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if svgPath != "" {
 				var plot bytes.Buffer
-				writeHistogramSVG(&plot, st)
+				api.WriteHistogramSVG(&plot, st)
 				if err := atomicfile.WriteBytes(svgPath, plot.Bytes()); err != nil {
 					return err
 				}
 			}
 			if asJSON {
-				return writeJSON(out, st)
+				return api.WriteJSON(out, st)
 			}
 			printStats(out, st)
 			return nil
@@ -83,7 +82,7 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 		return err
 	}
 	for _, m := range materials {
-		st, err := tableStats(cmd.Context(), dir, m)
+		st, err := api.Stats(cmd.Context(), dir, m)
 		if err != nil {
 			return err
 		}
@@ -99,34 +98,6 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 		fmt.Fprintf(cmd.OutOrStdout(), "%-8s thai count-draws %s\n", m, share)
 	}
 	return nil
-}
-
-// tableStats computes the statistics of m's DTM table; where a DTB table of
-// a profile is in dir, the board's-honour counts of that profile come from
-// it.
-func tableStats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, error) {
-	table, err := store.Load(dir, probe.DTMID(m))
-	if err != nil {
-		return nil, err
-	}
-	st, err := retro.ComputeStats(ctx, table, retro.Options{})
-	if err != nil || !honour.HasBoardHonour(m) {
-		return st, err
-	}
-	for _, r := range honour.BuiltinRules() {
-		id := probe.ID{Material: m, Rules: r.Name}
-		if r.BoardPlies <= 0 || !store.Present(dir, id) {
-			continue
-		}
-		dtb, err := store.Load(dir, id)
-		if err != nil {
-			return nil, err
-		}
-		if st.Count[r.Name], err = retro.BoardCounts(ctx, table, dtb, &r, retro.Options{}); err != nil {
-			return nil, err
-		}
-	}
-	return st, nil
 }
 
 func printStats(w io.Writer, st *retro.Stats) {

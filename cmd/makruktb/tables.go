@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
@@ -38,19 +39,6 @@ func tablesIn(dir string) ([]tb.Material, error) {
 	return materials, nil
 }
 
-// parseMaterialArg reads a material name and returns its canonical form.
-func parseMaterialArg(name string) (tb.Material, error) {
-	m, err := tb.ParseMaterial(name)
-	if err != nil {
-		return m, err
-	}
-	if m.HasPawns() {
-		return m, fmt.Errorf("material %s has pawns: the tables are pawnless", m)
-	}
-	m, _ = m.Canonical()
-	return m, nil
-}
-
 // selectMaterials returns the materials named by --max-pieces N (every
 // pawnless table up to N pieces) or by the arguments, canonical.
 func selectMaterials(maxPieces int, args []string) ([]tb.Material, error) {
@@ -70,7 +58,7 @@ func selectMaterials(maxPieces int, args []string) ([]tb.Material, error) {
 		}
 	case len(args) > 0:
 		for _, a := range args {
-			m, err := parseMaterialArg(a)
+			m, err := api.ParseMaterial(a)
 			if err != nil {
 				return nil, err
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
@@ -91,7 +92,7 @@ func verifyTargets(dir string, args []string) ([]probe.ID, error) {
 	}
 	for _, a := range args {
 		name, profile, one := strings.Cut(a, ".")
-		m, err := parseMaterialArg(name)
+		m, err := api.ParseMaterial(name)
 		if err != nil {
 			return nil, err
 		}

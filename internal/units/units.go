@@ -1,6 +1,7 @@
-// Package units writes and reads the sizes the commands and the pipeline
-// talk in: bytes as people read them (binary units), and the sizes a
-// flag such as --memory takes.
+// Package units writes and reads the quantities the commands, the
+// pipeline and the API talk in: bytes as people read them (binary
+// units), the sizes a flag such as --memory takes, counts with their
+// nouns.
 package units
 
 import (
@@ -43,4 +44,12 @@ func ParseSize(text string) (int64, error) {
 		return 0, fmt.Errorf("%q: unknown unit %q (B, KiB, MiB, GiB or TiB)", text, unit)
 	}
 	return int64(f * float64(uint64(1)<<s)), nil
+}
+
+// Plural writes a count with its noun: "1 table", "3 tables".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

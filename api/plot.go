@@ -1,4 +1,4 @@
-package main
+package api
 
 import (
 	"fmt"
@@ -19,11 +19,11 @@ const (
 	marginBottom          = 50
 )
 
-// writeHistogramSVG draws the mate distances of a table, in moves, as an
+// WriteHistogramSVG draws the mate distances of a table, in moves, as an
 // SVG bar chart: for each distance, the positions (both sides to move,
 // full board) whose side to move wins, and those whose side to move is
 // mated. stats --svg and serve's plot.svg write it.
-func writeHistogramSVG(w io.Writer, st *retro.Stats) {
+func WriteHistogramSVG(w io.Writer, st *retro.Stats) {
 	wins, losses := map[int]uint64{}, map[int]uint64{}
 	longest := 0
 	for _, side := range []string{"w", "b"} {

@@ -1,0 +1,377 @@
+package api
+
+import (
+	"bytes"
+	"container/list"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// The explorer's page, script and style sheet, served at / and embedded so
+// that the binary works offline.
+//
+//go:embed web/index.html web/stats.html web/app.js web/stats.js web/board.js web/style.css
+var webFiles embed.FS
+
+// Server answers the API from one set of tables and serves the
+// explorer's pages.
+type Server struct {
+	tables    *probe.Tables
+	responses *responseCache
+	statsSlot chan struct{} // one statistics computation at a time: they load whole tables
+	log       *log.Logger
+}
+
+// NewServer returns a server of the tables (the caller closes them) that
+// keeps up to cacheBytes of answers and logs its own failures to logger.
+func NewServer(tables *probe.Tables, cacheBytes int64, logger *log.Logger) *Server {
+	return &Server{tables: tables, responses: newResponseCache(cacheBytes), statsSlot: make(chan struct{}, 1), log: logger}
+}
+
+// Serve runs the HTTP server on ln until ctx ends, then shuts it down,
+// letting requests in flight finish for up to ten seconds.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      5 * time.Minute, // statistics of a 5-piece table take a while
+		IdleTimeout:       time.Minute,
+		ErrorLog:          s.log,
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Handler answers the API under /api/v1/ and serves the pages at /.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v1/probe", s.api(s.probe))
+	mux.HandleFunc("GET /api/v1/line", s.api(s.line))
+	mux.HandleFunc("GET /api/v1/stats/{material}", s.api(s.stats))
+	mux.HandleFunc("GET /api/v1/stats/{material}/plot.svg", s.api(s.plot))
+	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
+		writeAPIError(w, &apiError{http.StatusNotFound, fmt.Sprintf("no API endpoint %s", clip(r.URL.Path))})
+	})
+	web, _ := fs.Sub(webFiles, "web")
+	mux.Handle("GET /", http.FileServerFS(web))
+	return jsonErrors(mux)
+}
+
+// jsonErrors makes every error the server sends the JSON error document,
+// also those written by the standard library's handlers: the mux's 405
+// for a wrong method, the file server's 404.
+func jsonErrors(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&errorRewriter{ResponseWriter: w, request: r}, r)
+	})
+}
+
+// errorRewriter replaces an error response that is not JSON by the error
+// document with the same status.
+type errorRewriter struct {
+	http.ResponseWriter
+	request  *http.Request
+	replaced bool
+}
+
+func (w *errorRewriter) WriteHeader(status int) {
+	if status < 400 || w.Header().Get("Content-Type") == "application/json" {
+		w.ResponseWriter.WriteHeader(status)
+		return
+	}
+	w.replaced = true
+	w.Header().Del("Content-Length")
+	msg := fmt.Sprintf("%s %s: %s", w.request.Method, clip(w.request.URL.Path), strings.ToLower(http.StatusText(status)))
+	if allow := w.Header().Get("Allow"); allow != "" {
+		msg += " (allowed: " + allow + ")"
+	}
+	writeAPIError(w.ResponseWriter, &apiError{status, msg})
+}
+
+func (w *errorRewriter) Write(b []byte) (int, error) {
+	if w.replaced {
+		return len(b), nil // the body of the replaced error
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// clip shortens what a client sent for quoting in an error: no answer
+// echoes more than a short prefix of its input.
+func clip(s string) string {
+	const keep = 64
+	if len(s) <= keep {
+		return s
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// maxFENBytes bounds a FEN parameter: the longest FEN of a legal position
+// with its count fields is under 100 bytes.
+const maxFENBytes = 128
+
+// apiError is an error with its HTTP status.
+type apiError struct {
+	status int
+	msg    string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) error {
+	return &apiError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+}
+
+// statusOf maps an error to its HTTP status: 400 for what the client
+// wrote wrong, 404 for a table that is not there, 422 for a position the
+// tables cannot answer.
+func statusOf(err error) int {
+	var ae *apiError
+	var fenErr *tb.FENError
+	var missing *probe.MissingError
+	switch {
+	case errors.As(err, &ae):
+		return ae.status
+	case errors.As(err, &fenErr):
+		return http.StatusBadRequest
+	case errors.As(err, &missing):
+		return http.StatusNotFound
+	case errors.Is(err, probe.ErrPawns), errors.Is(err, probe.ErrTooManyPieces), errors.Is(err, probe.ErrIllegal):
+		return http.StatusUnprocessableEntity
+	case errors.Is(err, context.Canceled):
+		return 499 // the client went away; nginx's name for it
+	}
+	return http.StatusInternalServerError
+}
+
+// ErrorDoc is the document of every error the server sends, with its
+// HTTP status.
+type ErrorDoc struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+}
+
+func writeAPIError(w http.ResponseWriter, err error) {
+	status := statusOf(err)
+	msg := err.Error()
+	var missing *probe.MissingError
+	if errors.As(err, &missing) {
+		msg = fmt.Sprintf("table %s not found on this server", missing.Material) // not where the server keeps its tables
+	}
+	var body bytes.Buffer
+	_ = WriteJSON(&body, ErrorDoc{Error: msg, Status: status})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body.Bytes())
+}
+
+// response is an API answer ready to send.
+type response struct {
+	contentType string
+	body        []byte
+}
+
+func jsonResponse(doc any) (response, error) {
+	var b bytes.Buffer
+	err := WriteJSON(&b, doc)
+	return response{"application/json", b.Bytes()}, err
+}
+
+// api wraps an endpoint: answers come from the response cache when the same
+// request was answered before; errors become JSON with their status.
+func (s *Server) api(endpoint func(*http.Request) (response, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		key := r.URL.Path + "?" + r.URL.Query().Encode()
+		resp, ok := s.responses.get(key)
+		if !ok {
+			var err error
+			resp, err = endpoint(r)
+			if err != nil {
+				if statusOf(err) == http.StatusInternalServerError {
+					s.log.Printf("%s: %v", r.URL, err)
+				}
+				writeAPIError(w, err)
+				return
+			}
+			s.responses.put(key, resp)
+		}
+		w.Header().Set("Content-Type", resp.contentType)
+		_, _ = w.Write(resp.body)
+	}
+}
+
+// query reads the fen and rules parameters (rules: a built-in profile
+// only; a server does not read profile files named by its clients).
+func query(r *http.Request) (tb.Position, honour.Rules, error) {
+	q := r.URL.Query()
+	name := q.Get("rules")
+	if name == "" {
+		name = "thai"
+	}
+	rules, ok := honour.Builtin(name)
+	if !ok {
+		return tb.Position{}, rules, badRequest("unknown rules %q: thai, cambodian, asean or none", clip(name))
+	}
+	fen := q.Get("fen")
+	switch {
+	case fen == "":
+		return tb.Position{}, rules, badRequest("give a position: ?fen=...")
+	case len(fen) > maxFENBytes:
+		return tb.Position{}, rules, badRequest("fen of %d bytes: a FEN has at most %d", len(fen), maxFENBytes)
+	}
+	pos, err := tb.ParseFEN(fen)
+	return pos, rules, err
+}
+
+func (s *Server) probe(r *http.Request) (response, error) {
+	pos, rules, err := query(r)
+	if err != nil {
+		return response{}, err
+	}
+	judged, err := Judge(s.tables, &pos, &rules)
+	if err != nil {
+		return response{}, err
+	}
+	return jsonResponse(NewProbe(&pos, judged, &rules))
+}
+
+func (s *Server) line(r *http.Request) (response, error) {
+	pos, rules, err := query(r)
+	if err != nil {
+		return response{}, err
+	}
+	doc, err := JudgeLine(s.tables, &pos, &rules)
+	if err != nil {
+		return response{}, err
+	}
+	return jsonResponse(doc)
+}
+
+// tableStats computes the statistics of the material in the request, one
+// computation at a time.
+func (s *Server) tableStats(r *http.Request) (*retro.Stats, error) {
+	name := r.PathValue("material")
+	if len(name) > 2*index.MaxPieces {
+		return nil, badRequest("material %q: more pieces than any table holds", clip(name))
+	}
+	m, err := ParseMaterial(name)
+	if err != nil {
+		return nil, badRequest("%v", err)
+	}
+	if _, err := os.Stat(probe.DTMID(m).Path(s.tables.Dir())); err != nil {
+		return nil, &probe.MissingError{Material: m.String(), Dir: s.tables.Dir()}
+	}
+	select {
+	case s.statsSlot <- struct{}{}:
+		defer func() { <-s.statsSlot }()
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	}
+	return Stats(r.Context(), s.tables.Dir(), m)
+}
+
+func (s *Server) stats(r *http.Request) (response, error) {
+	st, err := s.tableStats(r)
+	if err != nil {
+		return response{}, err
+	}
+	return jsonResponse(st)
+}
+
+func (s *Server) plot(r *http.Request) (response, error) {
+	st, err := s.tableStats(r)
+	if err != nil {
+		return response{}, err
+	}
+	var b bytes.Buffer
+	WriteHistogramSVG(&b, st)
+	return response{"image/svg+xml", b.Bytes()}, nil
+}
+
+// responseCache keeps recent API answers, least recently used out first,
+// within a bound on their bytes.
+type responseCache struct {
+	mu       sync.Mutex
+	maxBytes int64
+	bytes    int64
+	order    *list.List // of *cachedResponse, most recent first
+	byKey    map[string]*list.Element
+}
+
+type cachedResponse struct {
+	key string
+	response
+}
+
+func newResponseCache(maxBytes int64) *responseCache {
+	return &responseCache{maxBytes: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
+}
+
+func (c *responseCache) get(key string) (response, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byKey[key]
+	if !ok {
+		return response{}, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*cachedResponse).response, true
+}
+
+func (c *responseCache) put(key string, r response) {
+	size := int64(len(key) + len(r.body))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if size > c.maxBytes {
+		return
+	}
+	if e, ok := c.byKey[key]; ok {
+		c.remove(e)
+	}
+	c.byKey[key] = c.order.PushFront(&cachedResponse{key, r})
+	c.bytes += size
+	for c.bytes > c.maxBytes {
+		c.remove(c.order.Back())
+	}
+}
+
+func (c *responseCache) remove(e *list.Element) {
+	cr := c.order.Remove(e).(*cachedResponse)
+	delete(c.byKey, cr.key)
+	c.bytes -= int64(len(cr.key) + len(cr.body))
+}
