@@ -78,22 +78,6 @@ func DTM(v value.Value) *int {
 	return &d
 }
 
-// Judged is a position and its moves judged under a count.
-type Judged struct {
-	Position honour.Judgement
-	Moves    []probe.JudgedMove
-}
-
-// Judge judges pos and its moves under rules r.
-func Judge(t *probe.Tables, pos *tb.Position, r *honour.Rules) (Judged, error) {
-	j, err := t.Judge(pos, r)
-	if err != nil {
-		return Judged{}, err
-	}
-	moves, err := t.JudgedMoves(pos, r)
-	return Judged{Position: j, Moves: moves}, err
-}
-
 // NewPosition is the document of pos, judged j under r.
 func NewPosition(pos *tb.Position, j honour.Judgement, r *honour.Rules) Position {
 	v := j.Value
@@ -110,10 +94,10 @@ func NewPosition(pos *tb.Position, j honour.Judgement, r *honour.Rules) Position
 }
 
 // NewProbe is the document of pos and its moves, judged j under r.
-func NewProbe(pos *tb.Position, j Judged, r *honour.Rules) Probe {
+func NewProbe(pos *tb.Position, j probe.Root, r *honour.Rules) Probe {
 	doc := Probe{Position: NewPosition(pos, j.Position, r), Moves: []Move{}}
-	if i := probe.BestJudged(j.Moves); i >= 0 {
-		doc.Best = j.Moves[i].Move.String()
+	if j.Best >= 0 {
+		doc.Best = j.Moves[j.Best].Move.String()
 	}
 	for _, m := range j.Moves {
 		a := m.After.Value

@@ -263,7 +263,7 @@ func (s *Server) probe(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	judged, err := Judge(s.tables, &pos, &rules)
+	judged, err := s.tables.Root(&pos, &rules)
 	if err != nil {
 		return response{}, err
 	}

@@ -41,6 +41,32 @@ func (t *Tables) JudgeUnder(p *tb.Position, v value.Value, c honour.Count, r *ho
 	return r.JudgeBoard(v, dtb, c), nil
 }
 
+// Root is what a root probe answers: a position judged under its count,
+// every legal move judged by the position after it, and the best of them.
+type Root struct {
+	Position honour.Judgement
+	// Moves are best first as Moves orders them (quickest win first).
+	Moves []JudgedMove
+	// Best indexes the mover's best move under the count (BestJudged),
+	// -1 when there are no moves.
+	Best int
+}
+
+// Root judges p under its count (as rules r read the FEN's count fields)
+// with each of its moves: the one root probe behind the command line, the
+// HTTP API and the C library.
+func (t *Tables) Root(p *tb.Position, r *honour.Rules) (Root, error) {
+	j, err := t.Judge(p, r)
+	if err != nil {
+		return Root{Best: -1}, err
+	}
+	moves, err := t.JudgedMoves(p, r)
+	if err != nil {
+		return Root{Best: -1}, err
+	}
+	return Root{Position: j, Moves: moves, Best: BestJudged(moves)}, nil
+}
+
 // JudgedMoves returns every legal move of p, best first as Moves orders
 // them, with the position after each judged under the count that follows
 // the move (DTB read where the count is board's honour).

@@ -68,11 +68,30 @@ func ParseFileName(name string) (ID, bool) {
 	return id, true
 }
 
-// DefaultDir is the table directory when none is given: $MAKRUKTB_PATH,
-// else ./data.
-func DefaultDir() string {
+// Dir is the one rule for where the tables are: dir when given, else
+// $MAKRUKTB_PATH, else ./data.
+func Dir(dir string) string {
+	if dir != "" {
+		return dir
+	}
 	if env := os.Getenv("MAKRUKTB_PATH"); env != "" {
 		return env
 	}
 	return "data"
+}
+
+// Scan lists the tables in dir, DTM and board's-honour, by their file
+// names (files are not opened), in the order of the directory's names.
+func Scan(dir string) ([]ID, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var ids []ID
+	for _, e := range entries {
+		if id, ok := ParseFileName(e.Name()); ok && !e.IsDir() {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/makruktb/makruktb/index"
@@ -69,9 +67,7 @@ type lazyFile struct {
 // Open discovers the DTM tables in dir (when dir is "", $MAKRUKTB_PATH, or
 // else ./data). Files are opened on first use.
 func Open(dir string, opts ...Option) (*Tables, error) {
-	if dir == "" {
-		dir = DefaultDir()
-	}
+	dir = Dir(dir)
 	t := &Tables{dir: dir, files: map[ID]*lazyFile{}}
 	for _, o := range opts {
 		if err := o(t); err != nil {
@@ -81,16 +77,12 @@ func Open(dir string, opts ...Option) (*Tables, error) {
 	if t.cache == nil {
 		t.cache = newBlockCache(DefaultCacheBytes)
 	}
-	entries, err := os.ReadDir(dir)
+	ids, err := Scan(dir)
 	if err != nil {
 		return nil, fmt.Errorf("probe: table directory: %w", err)
 	}
-	for _, e := range entries {
-		key, ok := ParseFileName(e.Name())
-		if !ok || e.IsDir() {
-			continue
-		}
-		t.files[key] = &lazyFile{path: filepath.Join(dir, e.Name())}
+	for _, key := range ids {
+		t.files[key] = &lazyFile{path: key.Path(dir)}
 		if key.Rules == "" {
 			t.maxPiece = max(t.maxPiece, key.Material.Pieces())
 		}

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sync"
 
 	"github.com/makruktb/makruktb/probe"
@@ -20,24 +19,15 @@ import (
 	"github.com/makruktb/makruktb/tb"
 )
 
-// Resolve returns the table directory: flag when given, else $MAKRUKTB_PATH,
-// else ./data (probe.DefaultDir).
-func Resolve(flag string) string {
-	if flag != "" {
-		return flag
-	}
-	return probe.DefaultDir()
-}
-
 // Materials lists the materials of the DTM tables in dir, by name.
 func Materials(dir string) ([]tb.Material, error) {
-	entries, err := os.ReadDir(dir)
+	ids, err := probe.Scan(dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []tb.Material
-	for _, e := range entries {
-		if id, ok := probe.ParseFileName(e.Name()); ok && id.Rules == "" && !e.IsDir() {
+	for _, id := range ids {
+		if id.Rules == "" {
 			out = append(out, id.Material)
 		}
 	}

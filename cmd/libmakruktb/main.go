@@ -320,14 +320,11 @@ func probeRoot(name string, h C.mtb_tables, p *tb.Position, rulesID C.int, value
 	if r == nil {
 		return s
 	}
-	j, err := t.Judge(p, r)
+	root, err := t.Root(p, r)
 	if err != nil {
 		return failErr(err)
 	}
-	judged, err := t.JudgedMoves(p, r)
-	if err != nil {
-		return failErr(err)
-	}
+	j, judged := root.Position, root.Moves
 	v, count := j.Value, j.Count
 	*value = C.mtb_value{
 		result: categoryCode(j.Category), wdl: C.int32_t(v.WDL()), plies: pliesOf(v), exact: 0,
@@ -340,8 +337,8 @@ func probeRoot(name string, h C.mtb_tables, p *tb.Position, rulesID C.int, value
 	}
 
 	*best = C.mtb_move{from: -1, to: -1, result: categoryCode(j.Category), wdl: C.int32_t(v.WDL()), plies: pliesOf(v)}
-	if i := probe.BestJudged(judged); i >= 0 {
-		*best = moveOf(judged[i])
+	if root.Best >= 0 {
+		*best = moveOf(judged[root.Best])
 	}
 	if moves != nil {
 		out := unsafe.Slice(moves, int(movesCap))

@@ -35,7 +35,11 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 				return err
 			}
 			defer pr.tables.Close()
-			doc := api.NewCheck(&pr.pos, pr.judgement, &pr.rules)
+			j, err := pr.tables.Judge(&pr.pos, &pr.rules)
+			if err != nil {
+				return err
+			}
+			doc := api.NewCheck(&pr.pos, j, &pr.rules)
 			if asJSON {
 				if err := api.WriteJSON(cmd.OutOrStdout(), doc); err != nil {
 					return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/makruktb/makruktb/cluster"
 	"github.com/makruktb/makruktb/pipeline"
+	"github.com/makruktb/makruktb/probe"
 )
 
 func newClusterCommand() *cobra.Command {
@@ -59,7 +60,7 @@ func clusterPlan(maxPieces int, args []string, dtb string, cpus int, nodeMemory 
 // absTableDir is the table directory as an absolute path: the jobs run
 // elsewhere.
 func absTableDir(dir string) (string, error) {
-	return filepath.Abs(tableDir(dir))
+	return filepath.Abs(probe.Dir(dir))
 }
 
 func newClusterSubmitCommand() *cobra.Command {

@@ -14,6 +14,7 @@ import (
 	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/value"
@@ -58,7 +59,7 @@ says so and fails.`,
 			if err := pipeline.CheckSupported(targets); err != nil {
 				return err
 			}
-			dir = tableDir(dir)
+			dir = probe.Dir(dir)
 			if scratch == "" {
 				scratch = dir
 			}

@@ -14,17 +14,16 @@ import (
 	"github.com/makruktb/makruktb/tb/value"
 )
 
-// probed is a position given on the command line, judged in its tables
-// under the chosen rules. The caller closes tables.
+// probed is a position given on the command line, with its tables and
+// the chosen rules. The caller closes tables.
 type probed struct {
-	pos       tb.Position
-	tables    *probe.Tables
-	rules     honour.Rules
-	judgement honour.Judgement
+	pos    tb.Position
+	tables *probe.Tables
+	rules  honour.Rules
 }
 
-// probePosition looks up the rules, parses the FEN given as arguments,
-// opens the tables and judges the position.
+// probePosition looks up the rules, parses the FEN given as arguments and
+// opens the tables.
 func probePosition(dir, rulesName string, args []string) (*probed, error) {
 	rules, err := honour.LookupRules(rulesName)
 	if err != nil {
@@ -38,12 +37,7 @@ func probePosition(dir, rulesName string, args []string) (*probed, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, err := tables.Judge(&pos, &rules)
-	if err != nil {
-		tables.Close()
-		return nil, err
-	}
-	return &probed{pos: pos, tables: tables, rules: rules, judgement: j}, nil
+	return &probed{pos: pos, tables: tables, rules: rules}, nil
 }
 
 func newProbeCommand() *cobra.Command {
@@ -67,8 +61,7 @@ prints a document in the conventions of the lichess tablebase API.`,
 				return err
 			}
 			defer pr.tables.Close()
-			moves, err := pr.tables.JudgedMoves(&pr.pos, &pr.rules)
-			judged := api.Judged{Position: pr.judgement, Moves: moves}
+			judged, err := pr.tables.Root(&pr.pos, &pr.rules)
 			if err != nil {
 				return err
 			}
@@ -98,7 +91,7 @@ func valueText(side tb.Color, v value.Value) string {
 	return "draw"
 }
 
-func writeProbeText(w io.Writer, pos *tb.Position, j api.Judged, r *honour.Rules) {
+func writeProbeText(w io.Writer, pos *tb.Position, j probe.Root, r *honour.Rules) {
 	v := j.Position.Value
 	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), valueText(pos.Side, v), j.Position.Category)
 	if !j.Position.Exact {
@@ -155,7 +148,11 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 				}
 				return api.WriteJSON(cmd.OutOrStdout(), doc)
 			}
-			pos, tables, rules, start := pr.pos, pr.tables, pr.rules, pr.judgement
+			pos, tables, rules := pr.pos, pr.tables, pr.rules
+			start, err := tables.Judge(&pos, &rules)
+			if err != nil {
+				return err
+			}
 			v := start.Value
 			line, err := tables.JudgedLine(&pos, &rules)
 			if err != nil {

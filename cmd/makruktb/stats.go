@@ -11,6 +11,7 @@ import (
 	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/pipeline"
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
@@ -33,7 +34,7 @@ every DTM table there).`,
 		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN\n  makruktb stats --svg krvkn.svg KRvKN\n  makruktb stats --update-list",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if updateList {
-				return updateCountDraws(cmd, tableDir(dir), args)
+				return updateCountDraws(cmd, probe.Dir(dir), args)
 			}
 			if len(args) != 1 {
 				return fmt.Errorf("give one material, e.g. KRvK")
@@ -42,7 +43,7 @@ every DTM table there).`,
 			if err != nil {
 				return err
 			}
-			st, err := api.Stats(cmd.Context(), tableDir(dir), m)
+			st, err := api.Stats(cmd.Context(), probe.Dir(dir), m)
 			if err != nil {
 				return err
 			}

@@ -12,17 +12,13 @@ import (
 	"github.com/makruktb/makruktb/tb"
 )
 
-// tableDir resolves the table directory: --tables, then $MAKRUKTB_PATH,
-// then ./data.
-func tableDir(flag string) string { return store.Resolve(flag) }
-
 // tablesHint is what an error about a missing table directory adds.
 const tablesHint = "give the table directory with --tables DIR or $MAKRUKTB_PATH (default ./data, which make tables fills)"
 
 // openTables opens the table directory for probing, saying where to
 // point when it is not there.
 func openTables(dir string) (*probe.Tables, error) {
-	t, err := probe.Open(tableDir(dir))
+	t, err := probe.Open(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w; %s", err, tablesHint)
 	}

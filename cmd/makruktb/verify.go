@@ -38,7 +38,7 @@ several passes.
 Exits non-zero on any mismatch, naming the position.`,
 		Example: "  makruktb verify\n  makruktb verify KRvKN KSSSvK\n  makruktb verify KRSvKN.thai\n  makruktb verify --pending",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := tableDir(dir)
+			dir := probe.Dir(dir)
 			if scratch == "" {
 				scratch = dir
 			}
