@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/uci"
-	"github.com/stretchr/testify/require"
 )
 
 // The test binary is also the engine the tests play: with
@@ -101,20 +102,22 @@ func TestSample(t *testing.T) {
 		{"KRvKN", Convert, honour.Win, " w - 128 0 1"},
 		{"KRvKN", Hold, honour.BlessedLoss, " b - 128 0 1"},
 	} {
-		fens, err := Sample(o, d, tb.MustParseMaterial(c.material), c.mode, 15, 1)
-		require.NoError(t, err)
-		require.Len(t, fens, 15)
-		seen := map[string]bool{}
-		for _, fen := range fens {
-			require.False(t, seen[fen], fen)
-			seen[fen] = true
-			require.True(t, strings.HasSuffix(fen, c.count), fen)
-			g, err := d.NewGame(fen)
+		t.Run(c.material+"/"+c.count, func(t *testing.T) {
+			fens, err := Sample(o, d, tb.MustParseMaterial(c.material), c.mode, 15, 1)
 			require.NoError(t, err)
-			cat, err := o.Judge(g)
-			require.NoError(t, err)
-			require.Equal(t, c.want, cat, fen)
-		}
+			require.Len(t, fens, 15)
+			seen := map[string]bool{}
+			for _, fen := range fens {
+				require.False(t, seen[fen], fen)
+				seen[fen] = true
+				require.True(t, strings.HasSuffix(fen, c.count), fen)
+				g, err := d.NewGame(fen)
+				require.NoError(t, err)
+				cat, err := o.Judge(g)
+				require.NoError(t, err)
+				require.Equal(t, c.want, cat, fen)
+			}
+		})
 	}
 }
 

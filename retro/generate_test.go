@@ -5,10 +5,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
-	"github.com/stretchr/testify/require"
 )
 
 // memorySource solves sub-tables on demand and keeps them in memory.
@@ -177,10 +178,12 @@ func TestEstimates(t *testing.T) {
 		{"KRRvKN", 0.12e9, 0.25e9},
 		{"KRNvKRN", 17e9, 20e9},
 	} {
-		e, err := EstimateTable(tb.MustParseMaterial(c.material), false)
-		require.NoError(t, err)
-		require.GreaterOrEqual(t, e.Memory, c.lo, c.material)
-		require.LessOrEqual(t, e.Memory, c.hi, c.material)
+		t.Run(c.material, func(t *testing.T) {
+			e, err := EstimateTable(tb.MustParseMaterial(c.material), false)
+			require.NoError(t, err)
+			require.GreaterOrEqual(t, e.Memory, c.lo, c.material)
+			require.LessOrEqual(t, e.Memory, c.hi, c.material)
+		})
 	}
 	// Out of core: a window of the state, the presence bits and the
 	// sub-tables; the largest six-piece tables then fit in a few GiB.
@@ -188,11 +191,13 @@ func TestEstimates(t *testing.T) {
 		material string
 		hi       int64
 	}{{"KRSvKN", 256 << 20}, {"KSNvKSN", 6 << 30}} {
-		e, err := EstimateTable(tb.MustParseMaterial(c.material), false)
-		require.NoError(t, err)
-		require.Less(t, e.OutOfCoreMemory, c.hi, c.material)
-		require.Less(t, e.OutOfCoreMemory, e.Memory/4, c.material)
-		require.Equal(t, 2*int64(e.Indices+(e.Indices+63)/64*8), e.Scratch, c.material)
+		t.Run(c.material, func(t *testing.T) {
+			e, err := EstimateTable(tb.MustParseMaterial(c.material), false)
+			require.NoError(t, err)
+			require.Less(t, e.OutOfCoreMemory, c.hi, c.material)
+			require.Less(t, e.OutOfCoreMemory, e.Memory/4, c.material)
+			require.Equal(t, 2*int64(e.Indices+(e.Indices+63)/64*8), e.Scratch, c.material)
+		})
 	}
 	dtm, err := EstimateTable(tb.MustParseMaterial("KRvKN"), false)
 	require.NoError(t, err)

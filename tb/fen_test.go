@@ -57,11 +57,13 @@ func TestFENErrors(t *testing.T) {
 		{"k7/8/8/8/8/8/8/R6K w", "position", "Black is in check but it is White's move"},
 		{"kK6/8/8/8/8/8/8/8 b", "position", "White is in check but it is Black's move"},
 	} {
-		_, err := ParseFEN(tc.fen)
-		var fe *FENError
-		require.True(t, errors.As(err, &fe), "%q: %v", tc.fen, err)
-		require.Equal(t, tc.field, fe.Field, tc.fen)
-		require.Equal(t, tc.msg, fe.Msg, tc.fen)
+		t.Run(tc.fen, func(t *testing.T) {
+			_, err := ParseFEN(tc.fen)
+			var fe *FENError
+			require.True(t, errors.As(err, &fe), "%q: %v", tc.fen, err)
+			require.Equal(t, tc.field, fe.Field, tc.fen)
+			require.Equal(t, tc.msg, fe.Msg, tc.fen)
+		})
 	}
 }
 

@@ -18,10 +18,12 @@ func TestMaterialNames(t *testing.T) {
 		{"KNvKS", "KSvKN"},
 		{"KvK", "KvK"},
 	} {
-		m, err := ParseMaterial(tc.in)
-		require.NoError(t, err, tc.in)
-		c, _ := m.Canonical()
-		require.Equal(t, tc.canon, c.String(), tc.in)
+		t.Run(tc.in, func(t *testing.T) {
+			m, err := ParseMaterial(tc.in)
+			require.NoError(t, err, tc.in)
+			c, _ := m.Canonical()
+			require.Equal(t, tc.canon, c.String(), tc.in)
+		})
 	}
 	for _, bad := range []string{"", "KR", "RvK", "KQvK", "KRvKvK", "KKvK"} {
 		_, err := ParseMaterial(bad)

@@ -6,11 +6,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
-	"github.com/stretchr/testify/require"
 )
 
 // randomGame places m's pieces at random and gives the position a random
@@ -94,11 +95,13 @@ func TestScore(t *testing.T) {
 		{"8/8/8/3k4/8/8/8/R3K3 w - - 0 1", "mate 14"}, // 27 plies: all the count leaves once it starts after the move
 		{"8/8/8/8/8/2k5/8/n1K4R w - 128 0 1", "cp 0"}, // mate in 19, but no goal inside the board count
 	} {
-		g, err := d.NewGame(c.fen)
-		require.NoError(t, err)
-		a, err := o.Scored(g)
-		require.NoError(t, err)
-		require.Equal(t, c.score, a.Score(), c.fen)
+		t.Run(c.fen, func(t *testing.T) {
+			g, err := d.NewGame(c.fen)
+			require.NoError(t, err)
+			a, err := o.Scored(g)
+			require.NoError(t, err)
+			require.Equal(t, c.score, a.Score(), c.fen)
+		})
 	}
 }
 

@@ -131,12 +131,14 @@ func TestCLIRefusesBeforeWork(t *testing.T) {
 		{[]string{"--memory", "2GiB", "KSNvKSN"}, "makruktb: cannot generate KSNvKSN: it needs about 66.14 GiB of memory (30299652096 indices per side), or 4.27 GiB out of core; --memory allows 2.00 GiB (see makruktb plan)\n"},
 		{[]string{"--memory", "20GiB", "--scratch", "/proc/version/x", "KSNvKSN"}, "makruktb: mkdir /proc/version: not a directory\n"},
 	} {
-		start := time.Now()
-		r := runBinary(t, append([]string{"gen", "--tables", dir}, c.args...)...)
-		require.Equal(t, 1, r.code, "%v", c.args)
-		require.Equal(t, c.msg, r.stderr, "%v", c.args)
-		require.Empty(t, r.stdout)
-		require.Less(t, time.Since(start), 10*time.Second, "%v: refused only after work", c.args)
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			start := time.Now()
+			r := runBinary(t, append([]string{"gen", "--tables", dir}, c.args...)...)
+			require.Equal(t, 1, r.code, "%v", c.args)
+			require.Equal(t, c.msg, r.stderr, "%v", c.args)
+			require.Empty(t, r.stdout)
+			require.Less(t, time.Since(start), 10*time.Second, "%v: refused only after work", c.args)
+		})
 	}
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
@@ -190,10 +192,12 @@ func TestCLIMessages(t *testing.T) {
 		{[]string{"verify", "--tables", dir, "KRvKR"}, "not found: no file " + filepath.Join(dir, "KRvKR.mtbm")},
 		{[]string{"verify", "--tables", outside}, "no tables in " + outside + "; give the table directory with --tables DIR"},
 	} {
-		r := runBinary(t, c.args...)
-		require.Equal(t, 1, r.code, "%v", c.args)
-		require.Contains(t, r.stdout+r.stderr, c.msg, "%v", c.args)
-		require.NotContains(t, r.stderr, "goroutine", "%v: a stack trace", c.args)
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := runBinary(t, c.args...)
+			require.Equal(t, 1, r.code, "%v", c.args)
+			require.Contains(t, r.stdout+r.stderr, c.msg, "%v", c.args)
+			require.NotContains(t, r.stderr, "goroutine", "%v: a stack trace", c.args)
+		})
 	}
 	r = runBinary(t, "check", "--tables", dir, "--rules", "THAI", "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
 	require.Zero(t, r.code, r.stderr)

@@ -150,15 +150,17 @@ func TestServeErrors(t *testing.T) {
 		{"/api/v1/stats/" + strings.Repeat("R", 100000), 400, "more pieces than any table holds"},
 		{"/api/v1/" + strings.Repeat("x", 100000), 404, "no API endpoint"},
 	} {
-		status, ctype, body := get(t, ts, c.path)
-		require.Equal(t, c.status, status, "%.100s: %.300s", c.path, body)
-		require.Equal(t, "application/json", ctype, "%.100s", c.path)
-		require.Contains(t, string(body), c.text, "%.100s", c.path)
-		require.Less(t, len(body), 400, "%.100s: the error echoes only a short prefix of the input", c.path)
-		require.NotContains(t, string(body), dir, "%.100s: the error names no server path", c.path)
-		var e api.ErrorDoc
-		require.NoError(t, json.Unmarshal(body, &e), "%.100s", c.path)
-		require.Equal(t, c.status, e.Status)
+		t.Run(c.path, func(t *testing.T) {
+			status, ctype, body := get(t, ts, c.path)
+			require.Equal(t, c.status, status, "%.100s: %.300s", c.path, body)
+			require.Equal(t, "application/json", ctype, "%.100s", c.path)
+			require.Contains(t, string(body), c.text, "%.100s", c.path)
+			require.Less(t, len(body), 400, "%.100s: the error echoes only a short prefix of the input", c.path)
+			require.NotContains(t, string(body), dir, "%.100s: the error names no server path", c.path)
+			var e api.ErrorDoc
+			require.NoError(t, json.Unmarshal(body, &e), "%.100s", c.path)
+			require.Equal(t, c.status, e.Status)
+		})
 	}
 	// A wrong method is the JSON error document too, naming what is allowed.
 	for _, path := range []string{"/api/v1/probe", "/api/v1/stats/KRvK", "/"} {

@@ -46,8 +46,10 @@ func TestUCIMatchClusterFlags(t *testing.T) {
 		{[]string{"cluster", "submit", "--dtb", "foo", "KRvK"}, `--dtb: rules "foo"`},
 		{[]string{"cluster", "submit", "--scratch", "tmp", "KRvK"}, `--scratch "tmp": want an absolute path`},
 	} {
-		r := runBinary(t, c.args...)
-		require.Equal(t, 1, r.code, "%v: %s", c.args, r.stderr)
-		require.Contains(t, r.stderr, c.want, "%v", c.args)
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := runBinary(t, c.args...)
+			require.Equal(t, 1, r.code, "%v: %s", c.args, r.stderr)
+			require.Contains(t, r.stderr, c.want, "%v", c.args)
+		})
 	}
 }

@@ -7,10 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
-	"github.com/stretchr/testify/require"
 )
 
 // mustFEN parses a FEN known to be valid.
@@ -57,12 +58,14 @@ func TestWorkedCountExamples(t *testing.T) {
 			honour.Count{Kind: honour.PiecesCount, Limit: 16, Ply: 14}, 3, value.Mate(2), value.Mate(4), honour.Loss, honour.BlessedLoss},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := mustFEN(t, tc.fen)
-			c := tc.rules.CountOf(&p)
-			require.Equal(t, tc.count, c)
-			require.Equal(t, tc.mating, tc.rules.MatingPlies(c))
-			require.Equal(t, tc.in, tc.rules.Judge(tc.inside, c).Category)
-			require.Equal(t, tc.out, tc.rules.Judge(tc.beyond, c).Category)
+			t.Run(tc.name, func(t *testing.T) {
+				p := mustFEN(t, tc.fen)
+				c := tc.rules.CountOf(&p)
+				require.Equal(t, tc.count, c)
+				require.Equal(t, tc.mating, tc.rules.MatingPlies(c))
+				require.Equal(t, tc.in, tc.rules.Judge(tc.inside, c).Category)
+				require.Equal(t, tc.out, tc.rules.Judge(tc.beyond, c).Category)
+			})
 		})
 	}
 	// ASEAN has no count for mets: plain DTM.
@@ -235,24 +238,26 @@ func TestCountStartAgainstFairyStockfish(t *testing.T) {
 		// Makruk (thai) counts for any side.
 		{honour.ThaiRules, "m7/8/4k3/8/8/2MMM3/4K3/8 b - - 0 1", []string{"e6e5", "e2d1"}, []string{"128 0", "128 1"}},
 	} {
-		p, err := tb.ParseFEN(c.fen)
-		require.NoError(t, err)
-		var count honour.Count
-		for n, uci := range c.moves {
-			m, ok := p.ParseMove(uci)
-			require.True(t, ok, uci)
-			if n == 0 {
-				q := p.Play(m)
-				count = c.rules.FreshCount(&q)
-			} else {
-				count = c.rules.Next(&p, m, count)
+		t.Run(c.rules.Name+"/"+c.fen, func(t *testing.T) {
+			p, err := tb.ParseFEN(c.fen)
+			require.NoError(t, err)
+			var count honour.Count
+			for n, uci := range c.moves {
+				m, ok := p.ParseMove(uci)
+				require.True(t, ok, uci)
+				if n == 0 {
+					q := p.Play(m)
+					count = c.rules.FreshCount(&q)
+				} else {
+					count = c.rules.Next(&p, m, count)
+				}
+				p = p.Play(m)
+				got := "-"
+				if count.Kind != honour.NoCountKind && count.Started() {
+					got = fmt.Sprintf("%d %d", count.Limit, count.Ply)
+				}
+				require.Equal(t, c.want[n], got, "%s %s after %v", c.rules.Name, c.fen, c.moves[:n+1])
 			}
-			p = p.Play(m)
-			got := "-"
-			if count.Kind != honour.NoCountKind && count.Started() {
-				got = fmt.Sprintf("%d %d", count.Limit, count.Ply)
-			}
-			require.Equal(t, c.want[n], got, "%s %s after %v", c.rules.Name, c.fen, c.moves[:n+1])
-		}
+		})
 	}
 }
