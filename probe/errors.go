@@ -12,6 +12,10 @@ var ErrCorrupt = errors.New("corrupt table")
 // ErrUnsupported is wrapped by errors about files this version cannot read.
 var ErrUnsupported = errors.New("unsupported table")
 
+// ErrNeedsBoardTable is wrapped by errors about a WDL table that cannot be
+// made without its profile's DTB table.
+var ErrNeedsBoardTable = errors.New("the board's-honour table is needed")
+
 // CorruptError reports a damaged table file: which file, where, and what.
 type CorruptError struct {
 	File   string

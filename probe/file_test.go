@@ -10,12 +10,14 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
-	"github.com/stretchr/testify/require"
 )
 
 // solvedKRvK generates KRvK in memory (its only sub-table is KvK).
@@ -151,6 +153,10 @@ func FuzzReader(f *testing.F) {
 	require.NoError(f, err)
 	f.Add(seed)
 	f.Add(seed[:100])
+	wdl, err := os.ReadFile("testdata/KMvK.thai.mtbw")
+	require.NoError(f, err)
+	f.Add(wdl)
+	f.Add(wdl[:90])
 	f.Add([]byte("MAKRUKTB"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = openBytes(data)
@@ -169,6 +175,17 @@ func TestFuzzSeedIsCurrent(t *testing.T) {
 	want, err := os.ReadFile("testdata/KMvK.mtbm")
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(want, got), "regenerate probe/testdata/KMvK.mtbm")
+
+	dtm, err := probe.OpenFile(path)
+	require.NoError(t, err)
+	defer dtm.Close()
+	wdlPath := filepath.Join(t.TempDir(), "KMvK.thai.mtbw")
+	require.NoError(t, probe.WriteWDL(wdlPath, dtm, nil, &honour.ThaiRules))
+	got, err = os.ReadFile(wdlPath)
+	require.NoError(t, err)
+	want, err = os.ReadFile("testdata/KMvK.thai.mtbw")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want, got), "regenerate probe/testdata/KMvK.thai.mtbw")
 }
 
 // A DTB table carries its rule profile; a DTB header without one, or a

@@ -12,8 +12,13 @@ import (
 // Magic starts every table file.
 const Magic = "MAKRUKTB"
 
-// Version is the format version this package writes and reads.
+// Version is the format version of the DTM and DTB files this package
+// writes; it reads it and WDLVersion.
 const Version = 1
+
+// WDLVersion is the format version of WDL files: version 1's layout with
+// the fields of the files they were made from (see doc.go).
+const WDLVersion = 2
 
 // Metric says what a table's values measure.
 type Metric uint8
@@ -26,6 +31,10 @@ const (
 	// into a win inside the fresh pieces' count (see package retro). Only
 	// materials with pieces on both sides have it.
 	DTB Metric = 2
+	// WDL is the category of each position under one rule profile
+	// (Header.Rules) when the count starts now: loss, blessed-loss, draw,
+	// cursed-win or win (format version 2, file wdl.go).
+	WDL Metric = 3
 )
 
 // Extension returns the file name extension of the metric.
@@ -35,6 +44,8 @@ func (m Metric) Extension() string {
 		return ".mtbm"
 	case DTB:
 		return ".mtbb"
+	case WDL:
+		return ".mtbw"
 	}
 	return ".unknown"
 }
@@ -45,6 +56,8 @@ func (m Metric) String() string {
 		return "dtm"
 	case DTB:
 		return "dtb"
+	case WDL:
+		return "wdl"
 	}
 	return fmt.Sprintf("metric(%d)", uint8(m))
 }
@@ -54,6 +67,7 @@ const DefaultBlockSize = 1 << 15
 
 // Header describes a table file; it is everything before the data section.
 type Header struct {
+	Version     int // Version, or WDLVersion for a WDL file
 	Material    tb.Material
 	Metric      Metric
 	Rules       string // rule profile, empty for DTM
@@ -66,6 +80,10 @@ type Header struct {
 	Blocks      int    // blocks in the file, both sides
 	Offsets     []uint64
 	DataCRC     uint32
+	// Made from, in a WDL file: the data checksums (DataCRC) of the DTM
+	// file and of the DTB file (0 when the material has none) it was
+	// computed from.
+	DTMCRC, DTBCRC uint32
 }
 
 // FileName returns the DTM table's file name, e.g. "KRvK.mtbm".
@@ -89,6 +107,7 @@ func newHeader(s *index.Space, metric Metric, width int) Header {
 		sym = 8
 	}
 	return Header{
+		Version:     Version,
 		Material:    s.Material(),
 		Metric:      metric,
 		Width:       width,
@@ -105,7 +124,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // marshal encodes the header, its checksum last.
 func (h *Header) marshal() []byte {
 	b := []byte(Magic)
-	b = binary.LittleEndian.AppendUint16(b, Version)
+	b = binary.LittleEndian.AppendUint16(b, uint16(h.Version))
 	b = append(b, byte(h.Metric), byte(h.Width))
 	name := h.Material.String()
 	b = append(b, byte(len(name)))
@@ -118,6 +137,11 @@ func (h *Header) marshal() []byte {
 	b = binary.LittleEndian.AppendUint64(b, h.Size)
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.BlockSize))
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.Blocks))
+	if h.Version == WDLVersion {
+		b = append(b, wdlCodecZstd, wdlBothSides)
+		b = binary.LittleEndian.AppendUint32(b, h.DTMCRC)
+		b = binary.LittleEndian.AppendUint32(b, h.DTBCRC)
+	}
 	for _, o := range h.Offsets {
 		b = binary.LittleEndian.AppendUint64(b, o)
 	}

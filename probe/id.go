@@ -83,15 +83,36 @@ func Dir(dir string) string {
 // Scan lists the tables in dir, DTM and board's-honour, by their file
 // names (files are not opened), in the order of the directory's names.
 func Scan(dir string) ([]ID, error) {
+	tables, _, err := scan(dir)
+	return tables, err
+}
+
+// scan is Scan that also lists the WDL files, each by the ID of the
+// material and rule profile it answers for (as a DTB table's ID).
+func scan(dir string) (tables, wdl []ID, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var ids []ID
 	for _, e := range entries {
-		if id, ok := ParseFileName(e.Name()); ok && !e.IsDir() {
-			ids = append(ids, id)
+		if e.IsDir() {
+			continue
+		}
+		if id, ok := ParseFileName(e.Name()); ok {
+			tables = append(tables, id)
+		} else if id, ok := parseWDLFileName(e.Name()); ok {
+			wdl = append(wdl, id)
 		}
 	}
-	return ids, nil
+	return tables, wdl, nil
+}
+
+// parseWDLFileName reads a WDL file's name, "KRvKN.thai.mtbw".
+func parseWDLFileName(name string) (ID, bool) {
+	base, ok := strings.CutSuffix(name, WDL.Extension())
+	if !ok {
+		return ID{}, false
+	}
+	id, ok := ParseFileName(base + DTB.Extension())
+	return id, ok && id.Rules != ""
 }

@@ -154,15 +154,16 @@ func (t *File) readHeader(size int64) error {
 		return t.corrupt(0, "not a makruktb table (bad magic)")
 	}
 	h := &t.Header
-	if v := c.u16(); v != Version {
-		return fmt.Errorf("%s: format version %d, this reader knows %d: %w", t.name, v, Version, ErrUnsupported)
+	h.Version = c.u16()
+	if h.Version != Version && h.Version != WDLVersion {
+		return fmt.Errorf("%s: format version %d, this reader knows %d and %d: %w", t.name, h.Version, Version, WDLVersion, ErrUnsupported)
 	}
 	h.Metric = Metric(c.u8())
-	if h.Metric != DTM && h.Metric != DTB {
-		return fmt.Errorf("%s: metric %d: %w", t.name, h.Metric, ErrUnsupported)
+	if h.Version == Version && h.Metric != DTM && h.Metric != DTB || h.Version == WDLVersion && h.Metric != WDL {
+		return fmt.Errorf("%s: metric %d in a version %d file: %w", t.name, h.Metric, h.Version, ErrUnsupported)
 	}
 	h.Width = c.u8()
-	if h.Width != 1 && h.Width != 2 {
+	if h.Width != 1 && (h.Width != 2 || h.Metric == WDL) {
 		return t.corrupt(int64(c.off-1), "value width %d", h.Width)
 	}
 	nameOff := c.off
@@ -174,7 +175,7 @@ func (t *File) readHeader(size int64) error {
 	h.Material = m
 	rulesOff := c.off
 	h.Rules = string(c.bytes(c.u8()))
-	if (h.Metric == DTB) != (h.Rules != "") && !c.bad {
+	if (h.Metric != DTM) != (h.Rules != "") && !c.bad {
 		return t.corrupt(int64(rulesOff), "%s table with rules %q", h.Metric, h.Rules)
 	}
 	h.Symmetries = c.u8()
@@ -184,6 +185,12 @@ func (t *File) readHeader(size int64) error {
 	blockOff := c.off
 	h.BlockSize = int(c.u32())
 	h.Blocks = int(c.u32())
+	if h.Version == WDLVersion {
+		if codec, sides := c.u8(), c.u8(); (codec != wdlCodecZstd || sides != wdlBothSides) && !c.bad {
+			return fmt.Errorf("%s: codec %d, sides %d: %w", t.name, codec, sides, ErrUnsupported)
+		}
+		h.DTMCRC, h.DTBCRC = c.u32(), c.u32()
+	}
 	if c.bad {
 		return t.corrupt(int64(len(prefix)), "header truncated")
 	}

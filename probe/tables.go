@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"sync"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 )
 
@@ -54,6 +56,7 @@ type Tables struct {
 	cache    *blockCache
 	maxPiece int
 	files    map[ID]*lazyFile // written by Open only
+	wdl      map[ID]*lazyFile // WDL files by material and profile; Open only
 }
 
 type lazyFile struct {
@@ -68,7 +71,7 @@ type lazyFile struct {
 // else ./data). Files are opened on first use.
 func Open(dir string, opts ...Option) (*Tables, error) {
 	dir = Dir(dir)
-	t := &Tables{dir: dir, files: map[ID]*lazyFile{}}
+	t := &Tables{dir: dir, files: map[ID]*lazyFile{}, wdl: map[ID]*lazyFile{}}
 	for _, o := range opts {
 		if err := o(t); err != nil {
 			return nil, err
@@ -77,9 +80,12 @@ func Open(dir string, opts ...Option) (*Tables, error) {
 	if t.cache == nil {
 		t.cache = newBlockCache(DefaultCacheBytes)
 	}
-	ids, err := Scan(dir)
+	ids, wdl, err := scan(dir)
 	if err != nil {
 		return nil, fmt.Errorf("probe: table directory: %w", err)
+	}
+	for _, key := range wdl {
+		t.wdl[key] = &lazyFile{path: filepath.Join(dir, WDLFileName(key.Material, key.Rules))}
 	}
 	for _, key := range ids {
 		t.files[key] = &lazyFile{path: key.Path(dir)}
@@ -103,10 +109,12 @@ func (t *Tables) CacheBytes() int64 { return t.cache.bytes() }
 // Close closes every open file. No probe may run during or after it.
 func (t *Tables) Close() error {
 	var first error
-	for _, lf := range t.files {
-		if lf.file != nil {
-			if err := lf.file.Close(); err != nil && first == nil {
-				first = err
+	for _, files := range []map[ID]*lazyFile{t.files, t.wdl} {
+		for _, lf := range files {
+			if lf.file != nil {
+				if err := lf.file.Close(); err != nil && first == nil {
+					first = err
+				}
 			}
 		}
 	}
@@ -120,12 +128,39 @@ func (t *Tables) table(key ID) (*lazyFile, error) {
 	if !ok {
 		return nil, nil
 	}
-	lf.once.Do(func() { lf.open(key, t.dir) })
+	lf.once.Do(func() { lf.open(key, key.Metric(), t.dir) })
+	return lf, lf.err
+}
+
+// wdlTable returns the WDL file of key (material and profile), opened on
+// first use and checked against the DTM and DTB files beside it, or nil
+// when the directory has none.
+func (t *Tables) wdlTable(key ID) (*lazyFile, error) {
+	lf, ok := t.wdl[key]
+	if !ok {
+		return nil, nil
+	}
+	lf.once.Do(func() {
+		if lf.open(key, WDL, t.dir); lf.err != nil {
+			return
+		}
+		var dtm, dtb *File
+		if f, err := t.table(DTMID(key.Material)); f != nil && err == nil {
+			dtm = f.file
+		}
+		if f, err := t.table(key); f != nil && err == nil {
+			dtb = f.file
+		}
+		if lf.err = checkSources(lf.file, dtm, dtb); lf.err != nil {
+			lf.file.Close()
+			lf.file = nil
+		}
+	})
 	return lf, lf.err
 }
 
 // open opens the file and checks that it holds the table its name says.
-func (lf *lazyFile) open(key ID, dir string) {
+func (lf *lazyFile) open(key ID, metric Metric, dir string) {
 	m := key.Material
 	lf.file, lf.err = OpenFile(lf.path)
 	if errors.Is(lf.err, fs.ErrNotExist) {
@@ -135,7 +170,7 @@ func (lf *lazyFile) open(key ID, dir string) {
 		return
 	}
 	h := &lf.file.Header
-	if h.Material != m || h.Metric != key.Metric() || h.Rules != key.Rules {
+	if h.Material != m || h.Metric != metric || h.Rules != key.Rules {
 		lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s table of %s (rules %q), not what its name says", h.Metric, h.Material, h.Rules)}
 		return
 	}
@@ -158,6 +193,11 @@ type site struct {
 // empty, for KvK (a draw without tables) and when the directory lacks the
 // table.
 func (t *Tables) locate(p *tb.Position, rules string) (site, *lazyFile, error) {
+	return t.locateIn(p, rules, t.table)
+}
+
+// locateIn is locate through the files table finds (t.table or t.wdlTable).
+func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFile, error)) (site, *lazyFile, error) {
 	m := tb.MaterialOf(p)
 	pieces := m.Pieces()
 	switch {
@@ -177,7 +217,7 @@ func (t *Tables) locate(p *tb.Position, rules string) (site, *lazyFile, error) {
 	if flipped {
 		canon = m.Flipped()
 	}
-	lf, err := t.table(ID{canon, rules})
+	lf, err := table(ID{canon, rules})
 	if lf == nil || err != nil {
 		return site{given: m}, nil, err
 	}
@@ -249,4 +289,30 @@ func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (value.Value, err
 func (t *Tables) Value(p *tb.Position) (value.Value, error) {
 	v, _, err := t.dtmValue(p)
 	return v, err
+}
+
+// WDL returns the category of the legal pawnless position p under rules r:
+// read from the profile's WDL file when the count starts in p (its FEN's
+// count field is "-") and the directory has the file, else computed from
+// DTM and DTB as Judge does. It is the probe for an engine's search.
+func (t *Tables) WDL(p *tb.Position, r *honour.Rules) (honour.Category, error) {
+	if p.CountLimit == tb.NoCount {
+		s, lf, err := t.locateIn(p, r.Name, t.wdlTable)
+		if err != nil {
+			return 0, err
+		}
+		if lf != nil {
+			v, err := t.lookup(lf, s.side, s.index)
+			if err != nil {
+				return 0, err
+			}
+			if v > value.Value(wdlCode(honour.Win)) {
+				b, _ := lf.file.BlockOf(s.side, s.index)
+				return 0, lf.file.corrupt(lf.file.dataStart+int64(lf.file.Header.Offsets[b]), "block %d: category code %d", b, v)
+			}
+			return wdlCategory(byte(v)), nil
+		}
+	}
+	j, err := t.Judge(p, r)
+	return j.Category, err
 }

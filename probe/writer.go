@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -49,11 +50,32 @@ func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2
 	h.Rules = rules
 	perSide := h.blocksPerSide()
 	h.Blocks = 2 * perSide
+	expanded := sync.Pool{New: func() any { return new([]value.Value) }}
+	return writeBlocks(w, &h, zstd.SpeedDefault, func(k int, raw []byte) ([]byte, error) {
+		side, b := k/perSide, k%perSide
+		lo := uint64(b) * uint64(h.BlockSize)
+		hi := min(lo+uint64(h.BlockSize), h.Size)
+		if width == 1 {
+			// Every code fits a byte: the array's bytes are the codes.
+			return encodeBytes(raw, values[side].Codes()[lo:hi]), nil
+		}
+		vals := expanded.Get().(*[]value.Value)
+		defer expanded.Put(vals)
+		*vals = values[side].Slice(lo, hi, *vals)
+		return encodeBlock(raw, *vals, width), nil
+	})
+}
 
+// writeBlocks writes a file of header h (its block count set) whose block
+// k's raw bytes fill(k, buf) returns (reusing buf's capacity), each block
+// compressed at level as an independent zstd frame. The blocks are written
+// in order as they are compressed; the header, whose block offsets are
+// known only then, last. It returns the file's length.
+func writeBlocks(w io.WriterAt, h *Header, level zstd.EncoderLevel, fill func(k int, raw []byte) ([]byte, error)) (int64, error) {
 	// Each EncodeAll in flight takes one of the encoder's workers, so it
 	// needs as many as blocks are compressed at once.
 	workers := runtime.GOMAXPROCS(0)
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault),
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level),
 		zstd.WithEncoderConcurrency(workers), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
 	if err != nil {
 		return 0, err
@@ -71,24 +93,21 @@ func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2
 	window := 16 * workers
 	raw := make([][]byte, window)
 	packed := make([][]byte, window)
-	expanded := make([][]value.Value, window)
 	for start := 0; start < h.Blocks; start += window {
 		end := min(start+window, h.Blocks)
-		_ = parallel.For(context.Background(), int64(end-start), workers, func(u int64) error {
+		err := parallel.For(context.Background(), int64(end-start), workers, func(u int64) error {
 			k := start + int(u)
-			slot, side, b := k-start, k/perSide, k%perSide
-			lo := uint64(b) * uint64(h.BlockSize)
-			hi := min(lo+uint64(h.BlockSize), h.Size)
-			if width == 1 {
-				// Every code fits a byte: the array's bytes are the codes.
-				raw[slot] = encodeBytes(raw[slot][:0], values[side].Codes()[lo:hi])
-			} else {
-				expanded[slot] = values[side].Slice(lo, hi, expanded[slot])
-				raw[slot] = encodeBlock(raw[slot][:0], expanded[slot], width)
+			slot := k - start
+			var err error
+			if raw[slot], err = fill(k, raw[slot][:0]); err != nil {
+				return err
 			}
 			packed[slot] = enc.EncodeAll(raw[slot], packed[slot][:0])
 			return nil
 		}, nil)
+		if err != nil {
+			return 0, err
+		}
 		for k := start; k < end; k++ {
 			block := packed[k-start]
 			h.Offsets[k] = off

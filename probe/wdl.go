@@ -1,0 +1,136 @@
+package probe
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// A WDL file answers the one question an engine asks in its search: what
+// is this position worth under the rules, when the count starts now? It
+// holds, for every index of both sides to move, the category of the
+// position under one rule profile with a fresh count — pieces' honour
+// where one side is bare, board's honour where both have pieces — as one
+// byte (wdlCode) per index, in zstd blocks of WDLBlockSize indices. The
+// categories are computed from the DTM file and, where board's honour
+// decides, the profile's DTB file; the data checksums of both are
+// recorded in the header, so a WDL file is never read beside other tables
+// than those it was made from. Holes and illegal placements carry the
+// category of the values the DTM file stores there, which repeat the
+// previous legal position's: they cost next to nothing, and the same
+// tables always give the same bytes.
+const (
+	// WDLBlockSize is the number of indices per block of a WDL file: eight
+	// DTM blocks, as categories compress far better than distances.
+	WDLBlockSize = 8 * DefaultBlockSize
+
+	wdlCodecZstd = 1 // the blocks are zstd frames of one byte per index
+	wdlBothSides = 3 // both sides to move are stored (bit 0 White, bit 1 Black)
+)
+
+// wdlCode is a category's byte in a WDL file: 0 loss, 1 blessed-loss,
+// 2 draw, 3 cursed-win, 4 win.
+func wdlCode(c honour.Category) byte { return byte(c - honour.Loss) }
+
+// wdlCategory is the category of a WDL file's byte.
+func wdlCategory(b byte) honour.Category { return honour.Category(b) + honour.Loss }
+
+// WDLFileName returns the name of m's WDL file under a rule profile, e.g.
+// "KRvKN.thai.mtbw".
+func WDLFileName(m tb.Material, rules string) string {
+	return m.String() + "." + rules + WDL.Extension()
+}
+
+// NeedsBoardTable reports whether the categories of m under r need r's DTB
+// table: a fresh count of board's honour applies to one side to move.
+func NeedsBoardTable(m tb.Material, r *honour.Rules) bool {
+	return r.FreshCountFor(m, tb.White).Kind == honour.BoardCount || r.FreshCountFor(m, tb.Black).Kind == honour.BoardCount
+}
+
+// WriteWDL writes the WDL file of the DTM table dtm under rules r at path,
+// atomically, reading the board's-honour values from dtb (r's DTB table of
+// the same material; nil when NeedsBoardTable is false).
+func WriteWDL(path string, dtm, dtb *File, r *honour.Rules) error {
+	err := atomicfile.Write(path, func(f *os.File) error {
+		_, err := writeWDL(f, dtm, dtb, r)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("probe: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeWDL encodes the WDL file of dtm (and dtb) under r into w and
+// returns its length.
+func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules) (int64, error) {
+	m := dtm.Header.Material
+	switch {
+	case dtm.Header.Metric != DTM:
+		return 0, fmt.Errorf("%s: a %s table, not DTM", dtm.name, dtm.Header.Metric)
+	case dtb == nil && NeedsBoardTable(m, r):
+		return 0, fmt.Errorf("the WDL table of %s under %s rules needs %s: %w", m, r.Name, BoardFileName(m, r.Name), ErrNeedsBoardTable)
+	case dtb != nil && (dtb.Header.Metric != DTB || dtb.Header.Material != m || dtb.Header.Rules != r.Name):
+		return 0, fmt.Errorf("%s: the %s table of %s (rules %q), not %s's DTB table under %s", dtb.name, dtb.Header.Metric, dtb.Header.Material, dtb.Header.Rules, m, r.Name)
+	}
+	h := newHeader(dtm.Space, WDL, 1)
+	h.Version = WDLVersion
+	h.Rules = r.Name
+	h.BlockSize = WDLBlockSize
+	h.DTMCRC = dtm.Header.DataCRC
+	if dtb != nil {
+		h.DTBCRC = dtb.Header.DataCRC
+	}
+	perSide := h.blocksPerSide()
+	h.Blocks = 2 * perSide
+	count := [2]honour.Count{r.FreshCountFor(m, tb.White), r.FreshCountFor(m, tb.Black)}
+	type scratch struct{ dtm, dtb []value.Value }
+	buffers := sync.Pool{New: func() any { return new(scratch) }}
+	return writeBlocks(w, &h, zstd.SpeedBestCompression, func(k int, raw []byte) ([]byte, error) {
+		side := tb.Color(k / perSide)
+		lo := uint64(k%perSide) * uint64(h.BlockSize)
+		hi := min(lo+uint64(h.BlockSize), h.Size)
+		buf := buffers.Get().(*scratch)
+		defer buffers.Put(buf)
+		var err error
+		if buf.dtm, err = dtm.Range(side, lo, hi, buf.dtm); err != nil {
+			return nil, err
+		}
+		if dtb != nil {
+			if buf.dtb, err = dtb.Range(side, lo, hi, buf.dtb); err != nil {
+				return nil, err
+			}
+		}
+		c := count[side]
+		for i, v := range buf.dtm {
+			j := r.Judge(v, c)
+			if !j.Exact {
+				j = r.JudgeBoard(v, buf.dtb[i], c)
+			}
+			raw = append(raw, wdlCode(j.Category))
+		}
+		return raw, nil
+	})
+}
+
+// checkSources reports an error when the WDL file wdl was not made from
+// the DTM file dtm (and the DTB file dtb, when not nil): its recorded data
+// checksums must be theirs.
+func checkSources(wdl, dtm, dtb *File) error {
+	h := &wdl.Header
+	if dtm != nil && h.DTMCRC != dtm.Header.DataCRC {
+		return wdl.corrupt(0, "made from another %s (data checksum %08x, the file beside it has %08x)", FileName(h.Material, DTM), h.DTMCRC, dtm.Header.DataCRC)
+	}
+	if dtb != nil && h.DTBCRC != dtb.Header.DataCRC {
+		return wdl.corrupt(0, "made from another %s (data checksum %08x, the file beside it has %08x)", BoardFileName(h.Material, h.Rules), h.DTBCRC, dtb.Header.DataCRC)
+	}
+	return nil
+}

@@ -1,0 +1,204 @@
+package probe_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/internal/testenv"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// wdlDir links m's DTM table, and its DTB table under r when it has one,
+// from the shared test tables into a new directory, writes m's WDL file
+// there and returns the directory.
+func wdlDir(t *testing.T, m tb.Material, r *honour.Rules) string {
+	t.Helper()
+	src := testenv.BoardTables(t, m.String())
+	dir := t.TempDir()
+	dtm, err := probe.OpenFile(probe.DTMID(m).Path(src))
+	require.NoError(t, err)
+	defer dtm.Close()
+	require.NoError(t, os.Symlink(probe.DTMID(m).Path(src), probe.DTMID(m).Path(dir)))
+	var dtb *probe.File
+	if honour.HasBoardHonour(m) {
+		id := probe.ID{Material: m, Rules: r.Name}
+		dtb, err = probe.OpenFile(id.Path(src))
+		require.NoError(t, err)
+		defer dtb.Close()
+		require.NoError(t, os.Symlink(id.Path(src), id.Path(dir)))
+	}
+	require.NoError(t, probe.WriteWDL(filepath.Join(dir, probe.WDLFileName(m, r.Name)), dtm, dtb, r))
+	return dir
+}
+
+// Every WDL file up to four pieces, under both profiles with DTB tables:
+// each index holds the category the rules give its DTM and DTB values
+// under the fresh count of its side to move, and probing positions (the
+// colours as given and swapped) through the WDL file answers as Judge does
+// from DTM and DTB.
+func TestWDLFilesUpToFourPieces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	for _, m := range tb.Pawnless(4) {
+		if m.Pieces() < 3 {
+			continue
+		}
+		for _, r := range []*honour.Rules{&honour.ThaiRules, &honour.CambodianRules} {
+			t.Run(m.String()+"."+r.Name, func(t *testing.T) {
+				dir := wdlDir(t, m, r)
+				wdl, err := probe.OpenFile(filepath.Join(dir, probe.WDLFileName(m, r.Name)))
+				require.NoError(t, err)
+				defer wdl.Close()
+				require.NoError(t, wdl.CheckData())
+				require.Equal(t, probe.WDL, wdl.Header.Metric)
+				require.Equal(t, r.Name, wdl.Header.Rules)
+				cats, err := wdl.LoadAll()
+				require.NoError(t, err)
+				dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
+				require.NoError(t, err)
+				defer dtm.Close()
+				require.Equal(t, dtm.Header.DataCRC, wdl.Header.DTMCRC)
+				values, err := dtm.LoadAll()
+				require.NoError(t, err)
+				var boards [2]*value.Array
+				if honour.HasBoardHonour(m) {
+					dtb, err := probe.OpenFile(probe.ID{Material: m, Rules: r.Name}.Path(dir))
+					require.NoError(t, err)
+					defer dtb.Close()
+					require.Equal(t, dtb.Header.DataCRC, wdl.Header.DTBCRC)
+					boards, err = dtb.LoadAll()
+					require.NoError(t, err)
+				}
+				for side := range 2 {
+					c := r.FreshCountFor(m, tb.Color(side))
+					for i := range values[side].Len() {
+						v := values[side].At(i)
+						want := r.Judge(v, c)
+						if !want.Exact {
+							want = r.JudgeBoard(v, boards[side].At(i), c)
+						}
+						if got := honour.Category(cats[side].At(i)) + honour.Loss; got != want.Category {
+							t.Fatalf("side %d index %d: WDL file says %s, DTM %v and DTB give %s", side, i, got, v, want.Category)
+						}
+					}
+				}
+
+				tables, err := probe.Open(dir)
+				require.NoError(t, err)
+				defer tables.Close()
+				for checked := 0; checked < 500; {
+					side := tb.Color(rng.IntN(2))
+					p, ok := dtm.Space.Position(rng.Uint64N(dtm.Header.Size), side)
+					if !ok || p.Validate() != nil {
+						continue
+					}
+					if rng.IntN(2) == 1 {
+						p = p.ColorFlipped()
+					}
+					want, err := tables.Judge(&p, r)
+					require.NoError(t, err)
+					got, err := tables.WDL(&p, r)
+					require.NoError(t, err)
+					require.Equal(t, want.Category, got, p.FEN())
+					checked++
+				}
+			})
+		}
+	}
+}
+
+// A running count is not what a WDL file answers: WDL then judges from
+// DTM and DTB, as Judge does.
+func TestWDLUnderRunningCount(t *testing.T) {
+	m := tb.MustParseMaterial("KRvK")
+	tables, err := probe.Open(wdlDir(t, m, &honour.ThaiRules))
+	require.NoError(t, err)
+	defer tables.Close()
+	for _, fen := range []string{"8/8/8/8/8/2k5/1R6/K7 w - - 0 1", "8/8/8/8/8/2k5/1R6/K7 w - 32 5 1", "8/8/8/8/8/2k5/1R6/K7 w - 32 31 1"} {
+		p, err := tb.ParseFEN(fen)
+		require.NoError(t, err)
+		want, err := tables.Judge(&p, &honour.ThaiRules)
+		require.NoError(t, err)
+		got, err := tables.WDL(&p, &honour.ThaiRules)
+		require.NoError(t, err)
+		require.Equal(t, want.Category, got, fen)
+	}
+}
+
+// Damaged WDL files and WDL files beside other tables than those they
+// were made from give typed errors naming the file, never a category.
+func TestWDLFileErrors(t *testing.T) {
+	m := tb.MustParseMaterial("KRvKN")
+	dir := wdlDir(t, m, &honour.ThaiRules)
+	path := filepath.Join(dir, probe.WDLFileName(m, "thai"))
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	pos, err := tb.ParseFEN("n7/8/7R/8/8/8/8/K3k3 w - - 0 1")
+	require.NoError(t, err)
+	// probeWith probes pos through the WDL file data, then reads the file
+	// whole, and returns the first error.
+	probeWith := func(data []byte) error {
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		tables, err := probe.Open(dir)
+		require.NoError(t, err)
+		defer tables.Close()
+		if _, err = tables.WDL(&pos, &honour.ThaiRules); err != nil {
+			return err
+		}
+		f, err := probe.OpenFile(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = f.LoadAll()
+		return err
+	}
+	require.NoError(t, probeWith(good))
+	mutate := func(f func(b []byte)) []byte {
+		b := append([]byte(nil), good...)
+		f(b)
+		return b
+	}
+	for name, data := range map[string][]byte{
+		"truncated":      good[:len(good)-7],
+		"flipped block":  mutate(func(b []byte) { b[len(b)-30] ^= 0x10 }),
+		"lying size":     mutate(func(b []byte) { b[40] ^= 0x01 }),
+		"flipped header": mutate(func(b []byte) { b[60] ^= 0x80 }),
+	} {
+		err := probeWith(data)
+		var ce *probe.CorruptError
+		require.True(t, errors.As(err, &ce), "%s: %v", name, err)
+		require.Equal(t, path, ce.File, name)
+	}
+
+	// Beside a DTB table of other values than it was made from (here
+	// KRvKN's DTM values written as its thai DTB table), the WDL file is
+	// refused: its recorded checksum differs.
+	require.NoError(t, os.WriteFile(path, good, 0o644))
+	dtbPath := probe.ID{Material: m, Rules: "thai"}.Path(dir)
+	require.NoError(t, os.Remove(dtbPath))
+	table := testenv.Generated(t, "KRvKN")
+	require.NoError(t, probe.WriteFile(dtbPath, table.Space, probe.DTB, "thai", table.Values))
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	defer tables.Close()
+	_, err = tables.WDL(&pos, &honour.ThaiRules)
+	var ce *probe.CorruptError
+	require.True(t, errors.As(err, &ce), "%v", err)
+	require.Equal(t, path, ce.File)
+	require.Contains(t, ce.Reason, "made from another KRvKN.thai.mtbb")
+
+	// Without the DTB table, no WDL file is made.
+	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
+	require.NoError(t, err)
+	defer dtm.Close()
+	err = probe.WriteWDL(filepath.Join(t.TempDir(), "x.mtbw"), dtm, nil, &honour.ThaiRules)
+	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
+}
