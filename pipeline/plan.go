@@ -74,6 +74,18 @@ func appendNew(list, add []tb.Material) []tb.Material {
 // BoardProfiles reads a comma-separated list of built-in profiles with a
 // board's honour, the profiles of the DTB tables ("none" or "": none).
 func BoardProfiles(list string) ([]honour.Rules, error) {
+	out, err := Profiles(list)
+	for _, r := range out {
+		if r.BoardPlies <= 0 {
+			return nil, fmt.Errorf("rules %s have no board's honour, so no DTB tables", r.Name)
+		}
+	}
+	return out, err
+}
+
+// Profiles reads a comma-separated list of rule profiles (built-in names
+// or profile files); "none" or "" alone is the empty list.
+func Profiles(list string) ([]honour.Rules, error) {
 	var out []honour.Rules
 	if list == "none" || list == "" {
 		return nil, nil
@@ -82,9 +94,6 @@ func BoardProfiles(list string) ([]honour.Rules, error) {
 		r, err := honour.LookupRules(strings.TrimSpace(name))
 		if err != nil {
 			return nil, err
-		}
-		if r.BoardPlies <= 0 {
-			return nil, fmt.Errorf("rules %s have no board's honour, so no DTB tables", r.Name)
 		}
 		out = append(out, r)
 	}

@@ -65,6 +65,9 @@ type Runner struct {
 	// (the repository's data/checksums.txt).
 	Reference map[string]string
 	Report    Reporter
+	// WDL makes, once the tables are made, the WDL file of every material
+	// run under every profile of the run's DTB tables (WriteWDL).
+	WDL bool
 
 	cache *store.Cache
 	// spoil, set by tests, sees every table solved before it is written,
@@ -128,6 +131,11 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d tables failed: %s", len(failed), strings.Join(failed, " "))
+	}
+	if r.WDL {
+		if err := r.writeWDL(ctx, jobs); err != nil {
+			return err
+		}
 	}
 	switch {
 	case kept == len(jobs):

@@ -80,6 +80,27 @@ func BenchmarkJudgeWarm(b *testing.B) {
 	}
 }
 
+// BenchmarkWDLWarm: the result under the thai count read from KRvKN's WDL
+// file, as the C library's mtb_probe_wdl reads it for a fresh count.
+func BenchmarkWDLWarm(b *testing.B) {
+	ps, _ := positions(b, "KRvKN", 4096)
+	b.StopTimer()
+	tables, err := probe.Open(wdlDirOf(b, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.StartTimer()
+	for i := range ps {
+		_, _ = tables.WDL(&ps[i], &honour.ThaiRules)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_, _ = tables.WDL(&ps[i&4095], &honour.ThaiRules)
+		i++
+	}
+}
+
 // BenchmarkWriteFile compresses and writes KRvKS (2 × 6.4 M values), one
 // block per core at a time; reports values per second.
 func BenchmarkWriteFile(b *testing.B) {

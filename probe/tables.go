@@ -151,7 +151,7 @@ func (t *Tables) wdlTable(key ID) (*lazyFile, error) {
 		if f, err := t.table(key); f != nil && err == nil {
 			dtb = f.file
 		}
-		if lf.err = checkSources(lf.file, dtm, dtb); lf.err != nil {
+		if lf.err = CheckSources(lf.file, dtm, dtb); lf.err != nil {
 			lf.file.Close()
 			lf.file = nil
 		}

@@ -91,7 +91,7 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules) (int64, error) {
 	}
 	perSide := h.blocksPerSide()
 	h.Blocks = 2 * perSide
-	count := [2]honour.Count{r.FreshCountFor(m, tb.White), r.FreshCountFor(m, tb.Black)}
+	judge := [2]*categorizer{newCategorizer(r, r.FreshCountFor(m, tb.White)), newCategorizer(r, r.FreshCountFor(m, tb.Black))}
 	type scratch struct{ dtm, dtb []value.Value }
 	buffers := sync.Pool{New: func() any { return new(scratch) }}
 	return writeBlocks(w, &h, zstd.SpeedBestCompression, func(k int, raw []byte) ([]byte, error) {
@@ -109,22 +109,56 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules) (int64, error) {
 				return nil, err
 			}
 		}
-		c := count[side]
-		for i, v := range buf.dtm {
-			j := r.Judge(v, c)
-			if !j.Exact {
-				j = r.JudgeBoard(v, buf.dtb[i], c)
+		c := judge[side]
+		if dtb == nil {
+			for _, v := range buf.dtm {
+				raw = append(raw, c.code(v, value.Draw))
 			}
-			raw = append(raw, wdlCode(j.Category))
+		} else {
+			for i, v := range buf.dtm {
+				raw = append(raw, c.code(v, buf.dtb[i]))
+			}
 		}
 		return raw, nil
 	})
 }
 
-// checkSources reports an error when the WDL file wdl was not made from
-// the DTM file dtm (and the DTB file dtb, when not nil): its recorded data
-// checksums must be theirs.
-func checkSources(wdl, dtm, dtb *File) error {
+// categorizer gives the WDL code of a position from its DTM and DTB values
+// under one count, from a table of every pair of values below 256 (every
+// value in most tables), computing the rare others.
+type categorizer struct {
+	r     *honour.Rules
+	c     honour.Count
+	small [256 * 256]byte // [dtm<<8 | dtb]
+}
+
+func newCategorizer(r *honour.Rules, c honour.Count) *categorizer {
+	k := &categorizer{r: r, c: c}
+	for i := range k.small {
+		k.small[i] = k.compute(value.Value(i>>8), value.Value(i&255))
+	}
+	return k
+}
+
+func (k *categorizer) code(dtm, dtb value.Value) byte {
+	if dtm < 256 && dtb < 256 {
+		return k.small[int(dtm)<<8|int(dtb)]
+	}
+	return k.compute(dtm, dtb)
+}
+
+func (k *categorizer) compute(dtm, dtb value.Value) byte {
+	j := k.r.Judge(dtm, k.c)
+	if !j.Exact {
+		j = k.r.JudgeBoard(dtm, dtb, k.c)
+	}
+	return wdlCode(j.Category)
+}
+
+// CheckSources reports a *CorruptError naming wdl when the WDL file was
+// not made from the DTM file dtm (and the DTB file dtb, when not nil): its
+// recorded data checksums must be theirs.
+func CheckSources(wdl, dtm, dtb *File) error {
 	h := &wdl.Header
 	if dtm != nil && h.DTMCRC != dtm.Header.DataCRC {
 		return wdl.corrupt(0, "made from another %s (data checksum %08x, the file beside it has %08x)", FileName(h.Material, DTM), h.DTMCRC, dtm.Header.DataCRC)

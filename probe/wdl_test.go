@@ -19,7 +19,9 @@ import (
 // wdlDir links m's DTM table, and its DTB table under r when it has one,
 // from the shared test tables into a new directory, writes m's WDL file
 // there and returns the directory.
-func wdlDir(t *testing.T, m tb.Material, r *honour.Rules) string {
+func wdlDir(t *testing.T, m tb.Material, r *honour.Rules) string { return wdlDirOf(t, m, r) }
+
+func wdlDirOf(t testing.TB, m tb.Material, r *honour.Rules) string {
 	t.Helper()
 	src := testenv.BoardTables(t, m.String())
 	dir := t.TempDir()

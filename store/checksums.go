@@ -93,7 +93,18 @@ func RecordChecksum(dir, path string, reference map[string]string) (string, erro
 // RecordChecksumOf is RecordChecksum for a file whose SHA-256 the caller
 // has just computed.
 func RecordChecksumOf(dir, path, sum string, reference map[string]string) error {
-	name := filepath.Base(path)
+	return recordChecksum(dir, filepath.Base(path), sum, reference, false)
+}
+
+// ReplaceChecksum is RecordChecksumOf for a file derived from tables (a
+// WDL file), which is made anew when they change: a different checksum in
+// the directory's record is replaced, not refused. The reference still
+// holds.
+func ReplaceChecksum(dir, name, sum string, reference map[string]string) error {
+	return recordChecksum(dir, name, sum, reference, true)
+}
+
+func recordChecksum(dir, name, sum string, reference map[string]string, replace bool) error {
 	if ref, ok := reference[name]; ok && ref != sum {
 		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed (to accept it, change that line and rebuild)", name, sum, ref, data.ReferenceName)
 	}
@@ -106,7 +117,7 @@ func RecordChecksumOf(dir, path, sum string, reference map[string]string) error 
 	if err != nil {
 		return err
 	}
-	if old, ok := sums[name]; ok && old != sum {
+	if old, ok := sums[name]; ok && old != sum && !replace {
 		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, filepath.Join(dir, ChecksumFile))
 	}
 	sums[name] = sum
@@ -118,14 +129,19 @@ func RecordChecksumOf(dir, path, sum string, reference map[string]string) error 
 // recording it, or the directory predates the file) and reports whether it
 // had to.
 func EnsureChecksum(dir string, id probe.ID, reference map[string]string) (bool, error) {
+	return EnsureChecksumOf(dir, id.FileName(), reference)
+}
+
+// EnsureChecksumOf is EnsureChecksum for the file of that name in dir.
+func EnsureChecksumOf(dir, name string, reference map[string]string) (bool, error) {
 	sums, err := ReadChecksums(dir)
 	if err != nil {
 		return false, err
 	}
-	if _, ok := sums[id.FileName()]; ok {
+	if _, ok := sums[name]; ok {
 		return false, nil
 	}
-	if _, err := RecordChecksum(dir, id.Path(dir), reference); err != nil {
+	if _, err := RecordChecksum(dir, filepath.Join(dir, name), reference); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -252,11 +252,11 @@ func mtb_probe_wdl(h C.mtb_tables, cp *C.mtb_position, rulesID C.int) (s status)
 	if s != C.MTB_OK {
 		return s
 	}
-	j, err := t.Judge(&p, r)
+	c, err := t.WDL(&p, r)
 	if err != nil {
 		return failErr(err)
 	}
-	return C.int(categoryCode(j.Category))
+	return C.int(categoryCode(c))
 }
 
 //export mtb_probe_root

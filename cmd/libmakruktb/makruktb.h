@@ -130,10 +130,12 @@ int mtb_max_pieces(mtb_tables t);
 int mtb_load_rules(const char *path, int *rules_id);
 
 /* The result (MTB_LOSS ... MTB_WIN) of pos for the side to move under the
- * count, or a negative MTB_ERR_* code. Reads one value (two under board's
- * honour, where the DTB table of the rules decides; without that table the
- * plain result is returned, see mtb_value.exact): fast enough to call
- * during search. */
+ * count, or a negative MTB_ERR_* code: the probe for an engine's search.
+ * When the count starts in pos (count_limit MTB_NO_COUNT) and the directory
+ * has the rules' WDL file (MATERIAL.RULES.mtbw, which gen and convert
+ * write), it reads one byte of it; otherwise it reads the DTM value and,
+ * under board's honour, the DTB value of the rules (without that table the
+ * plain result is returned, see mtb_value.exact). */
 int mtb_probe_wdl(mtb_tables t, const mtb_position *pos, int rules_id);
 
 /* Probes the root: stores the position's value in *value and a best move

@@ -24,7 +24,7 @@ func newGenCommand() *cobra.Command {
 	var dir, scratch, dtbProfiles string
 	var threads, maxPieces int
 	var memory int64
-	var force, timings, noVerify bool
+	var force, timings, noVerify, noWDL bool
 	var every time.Duration
 	cmd := &cobra.Command{
 		Use:   "gen [--tables DIR] [--threads N] [--dtb PROFILES] (--max-pieces N | MATERIAL...)",
@@ -47,7 +47,11 @@ byte its reference checksum (data/checksums.txt) when it has one, and
 otherwise every value checked against its successors, as verify does
 (--no-verify skips that check, for those who run verify separately). A
 table that fails is kept as NAME.rejected, which no reader opens, and gen
-says so and fails.`,
+says so and fails.
+
+Once its tables are made, gen writes the WDL file of each material under
+each --dtb profile (as convert does): every position's category when the
+count starts now, what an engine probes in its search (--no-wdl skips it).`,
 		Example: `  makruktb gen --max-pieces 4
   makruktb gen KRRvKN
   makruktb gen --dtb none --tables /tmp/tb --threads 2 KRSvKN`,
@@ -75,7 +79,7 @@ says so and fails.`,
 				return err
 			}
 			r := &pipeline.Runner{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Force: force, Verify: !noVerify,
-				CheckpointEvery: every, Reference: referenceChecksums(),
+				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL,
 				Report: &printer{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), timings: timings}}
 			return r.Run(cmd.Context(), jobs)
 		},
@@ -89,6 +93,7 @@ says so and fails.`,
 	cmd.Flags().DurationVar(&every, "checkpoint", 30*time.Minute, "save a table's state at most this often, to resume it after an interruption (0: never)")
 	cmd.Flags().BoolVar(&timings, "timings", false, "print how long each stage of each table took (on stderr)")
 	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "record a table without a reference checksum without checking its values against their successors first")
+	cmd.Flags().BoolVar(&noWDL, "no-wdl", false, "do not write the WDL files of the --dtb profiles")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	return cmd
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/makruktb/makruktb/internal/units"
+	"github.com/makruktb/makruktb/pipeline"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+)
+
+func newConvertCommand() *cobra.Command {
+	var dir, profiles string
+	cmd := &cobra.Command{
+		Use:   "convert [--tables DIR] [--wdl PROFILES] [MATERIAL...]",
+		Short: "Write the WDL files (format version 2) of a directory of tables, without regenerating",
+		Long: `Write, beside the DTM and DTB tables of a directory, the WDL file of each
+material under each rule profile named by --wdl (any profile: "none"
+alone means none, "thai,none" gives the plain results beside thai's): every position's category
+(win, cursed-win, draw, blessed-loss, loss) when the count starts now, the
+file an engine probes in its search. It is computed from the DTM table and,
+for materials with pieces on both sides, the profile's DTB table, whose
+checksums it records. Without materials, every DTM table of the directory
+is converted. A WDL file already made from the tables beside it is kept, so
+a run that was interrupted continues with what is missing; gen makes the
+WDL files of the tables it generates itself.`,
+		Example: `  makruktb convert
+  makruktb convert --tables /tmp/tb --wdl thai KRRvKN`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rules, err := pipeline.Profiles(profiles)
+			if err != nil {
+				return fmt.Errorf("--wdl: %w", err)
+			}
+			if len(rules) == 0 {
+				return fmt.Errorf("--wdl %q: name the profiles to write WDL files for", profiles)
+			}
+			dir = probe.Dir(dir)
+			var materials []tb.Material
+			if len(args) > 0 {
+				materials, err = selectMaterials(0, args)
+			} else {
+				materials, err = tablesIn(dir)
+			}
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			wrote, kept := 0, 0
+			var bytes int64
+			var missing []string
+			for _, m := range materials {
+				for i := range rules {
+					if err := cmd.Context().Err(); err != nil {
+						return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, rules[i].Name))
+					}
+					res, err := pipeline.WriteWDL(dir, m, &rules[i], referenceChecksums())
+					switch {
+					case errors.Is(err, probe.ErrNeedsBoardTable) && len(args) == 0:
+						missing = append(missing, res.Name)
+						continue
+					case err != nil:
+						return err
+					case res.Kept:
+						kept++
+					default:
+						wrote++
+						fmt.Fprintln(out, res)
+					}
+					bytes += res.Size
+				}
+			}
+			fmt.Fprintf(out, "%s written, %s kept: %s of WDL files in %s\n", units.Plural(wrote, "WDL file", "WDL files"), units.Plural(kept, "file", "files"), units.Bytes(bytes), dir)
+			if len(missing) > 0 {
+				fmt.Fprintf(out, "%s not written: their DTB tables are not in %s (makruktb gen --dtb PROFILE MATERIAL makes them): %v\n", units.Plural(len(missing), "WDL file", "WDL files"), dir, missing)
+			}
+			return nil
+		},
+	}
+	addTablesFlag(cmd, &dir)
+	cmd.Flags().StringVar(&profiles, "wdl", "thai,cambodian", "rule profiles to write WDL files for (comma-separated)")
+	return cmd
+}

@@ -1,0 +1,154 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/internal/units"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// WDLResult is what became of one WDL file.
+type WDLResult struct {
+	Name string // file name, e.g. "KRvKN.thai.mtbw"
+	Size int64
+	Took time.Duration
+	// Kept says the file was present, made from the tables beside it,
+	// and left alone.
+	Kept bool
+}
+
+// WriteWDL makes the WDL file of material m under rules r in dir from the
+// DTM file there and, where board's honour decides, r's DTB file, unless
+// a WDL file made from exactly those is present. The file is accepted as
+// a table is (Runner.accept): it must match its reference checksum when
+// reference has one, else it is recorded as it is (it is computed from
+// tables that were checked); a mismatch leaves it as NAME.rejected.
+func WriteWDL(dir string, m tb.Material, r *honour.Rules, reference map[string]string) (res WDLResult, err error) {
+	name := probe.WDLFileName(m, r.Name)
+	res.Name = name
+	path := filepath.Join(dir, name)
+	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return res, &probe.MissingError{Material: m.String(), Dir: dir}
+	}
+	if err != nil {
+		return res, err
+	}
+	defer dtm.Close()
+	var dtb *probe.File
+	if probe.NeedsBoardTable(m, r) {
+		id := probe.ID{Material: m, Rules: r.Name}
+		dtb, err = probe.OpenFile(id.Path(dir))
+		if errors.Is(err, fs.ErrNotExist) {
+			return res, fmt.Errorf("%s needs %s in %s (makruktb gen --dtb %s %s makes it): %w", name, id.FileName(), dir, r.Name, m, probe.ErrNeedsBoardTable)
+		}
+		if err != nil {
+			return res, err
+		}
+		defer dtb.Close()
+	}
+	if present, err := probe.OpenFile(path); err == nil {
+		fault := probe.CheckSources(present, dtm, dtb)
+		present.Close()
+		if fault == nil {
+			res.Kept = true
+			_, err := store.EnsureChecksumOf(dir, name, reference)
+			if err == nil {
+				res.Size, err = fileSize(path)
+			}
+			return res, err
+		}
+	}
+	start := time.Now()
+	defer func() { res.Took = time.Since(start) }()
+	pending := path + PendingSuffix
+	if err := probe.WriteWDL(pending, dtm, dtb, r); err != nil {
+		return res, err
+	}
+	sum, err := store.FileSHA256(pending)
+	if err != nil {
+		return res, err
+	}
+	if ref, ok := reference[name]; ok && sum != ref {
+		rejected := path + RejectedSuffix
+		if err := atomicfile.Rename(pending, rejected); err != nil {
+			return res, err
+		}
+		return res, fmt.Errorf("%s: SHA-256 %s differs from %s in %s: not accepted, the file is kept as %s, which no reader opens", name, sum, ref, data.ReferenceName, rejected)
+	}
+	if err := atomicfile.Rename(pending, path); err != nil {
+		return res, err
+	}
+	if err := store.ReplaceChecksum(dir, name, sum, reference); err != nil {
+		return res, err
+	}
+	res.Size, err = fileSize(path)
+	return res, err
+}
+
+// String is the line that reports the file.
+func (w WDLResult) String() string {
+	if w.Kept {
+		return fmt.Sprintf("%-19s %10s  present, made from the tables beside it: kept", w.Name, units.Bytes(w.Size))
+	}
+	return fmt.Sprintf("%-19s %10s  %.1fs", w.Name, units.Bytes(w.Size), w.Took.Seconds())
+}
+
+// writeWDL makes the WDL files of the run (Runner.WDL): every material of
+// its DTM jobs under every profile of its DTB jobs, where the DTB table a
+// WDL file needs was among them.
+func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
+	var profiles []*honour.Rules
+	boards := map[probe.ID]bool{}
+	for _, j := range jobs {
+		if j.Rules == nil {
+			continue
+		}
+		boards[j.ID] = true
+		if !slices.ContainsFunc(profiles, func(p *honour.Rules) bool { return p.Name == j.Rules.Name }) {
+			profiles = append(profiles, j.Rules)
+		}
+	}
+	for _, j := range jobs {
+		if j.Rules != nil {
+			continue
+		}
+		for _, p := range profiles {
+			m := j.ID.Material
+			if probe.NeedsBoardTable(m, p) && !boards[probe.ID{Material: m, Rules: p.Name}] {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, p.Name))
+			}
+			res, err := WriteWDL(r.Dir, m, p, r.Reference)
+			if err != nil {
+				return err
+			}
+			if !res.Kept {
+				r.Report.Print(res.String())
+			}
+		}
+	}
+	return nil
+}
+
+func fileSize(path string) (int64, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return info.Size(), nil
+}

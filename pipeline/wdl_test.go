@@ -1,0 +1,87 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// A run with WDL on writes the WDL file of every material under every
+// profile of its DTB tables, records their checksums, and keeps them on
+// the next run; a WDL file beside tables it was not made from is made
+// anew, and one that differs from its reference is rejected.
+func TestRunWritesWDLFiles(t *testing.T) {
+	dir := t.TempDir()
+	jobs := Plan([]tb.Material{tb.MustParseMaterial("KRvKN")}, []honour.Rules{honour.ThaiRules})
+	rec := &record{}
+	r := &Runner{Dir: dir, Threads: 2, Reference: data.Checksums(), Report: rec, WDL: true}
+	require.NoError(t, r.Run(context.Background(), jobs))
+	var want []string
+	for _, j := range jobs {
+		if j.Rules == nil {
+			want = append(want, probe.WDLFileName(j.ID.Material, "thai"))
+		}
+	}
+	require.Contains(t, want, "KRvKN.thai.mtbw")
+	sums, err := store.ReadChecksums(dir)
+	require.NoError(t, err)
+	for _, name := range want {
+		require.FileExists(t, filepath.Join(dir, name))
+		sum, err := store.FileSHA256(filepath.Join(dir, name))
+		require.NoError(t, err)
+		require.Equal(t, sum, sums[name], name)
+	}
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	pos, err := tb.ParseFEN("n7/8/7R/8/8/8/8/K3k3 w - - 0 1")
+	require.NoError(t, err)
+	judged, err := tables.Judge(&pos, &honour.ThaiRules)
+	require.NoError(t, err)
+	category, err := tables.WDL(&pos, &honour.ThaiRules)
+	require.NoError(t, err)
+	require.Equal(t, judged.Category, category)
+	tables.Close()
+
+	// The next run keeps them, and says nothing of them.
+	rec.printed = nil
+	require.NoError(t, r.Run(context.Background(), jobs))
+	for _, line := range rec.printed {
+		require.NotContains(t, line, ".mtbw", line)
+	}
+
+	// A WDL file made from other tables (here KRvK's, under KRvKN's
+	// name) is made anew.
+	path := filepath.Join(dir, "KRvKN.thai.mtbw")
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	other, err := os.ReadFile(filepath.Join(dir, "KRvK.thai.mtbw"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, other, 0o644))
+	res, err := WriteWDL(dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, nil)
+	require.NoError(t, err)
+	require.False(t, res.Kept)
+	again, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, good, again)
+
+	// A reference that disagrees rejects the file.
+	require.NoError(t, os.Remove(path))
+	_, err = WriteWDL(dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, map[string]string{"KRvKN.thai.mtbw": "00"})
+	require.ErrorContains(t, err, "not accepted")
+	require.NoFileExists(t, path)
+	require.FileExists(t, path+RejectedSuffix)
+
+	// Without its DTB table, KRvKN has no WDL file.
+	require.NoError(t, os.Remove(probe.ID{Material: tb.MustParseMaterial("KRvKN"), Rules: "thai"}.Path(dir)))
+	_, err = WriteWDL(dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, nil)
+	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
+}
