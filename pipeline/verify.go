@@ -88,6 +88,13 @@ func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (failed int, err 
 		if err != nil {
 			return failed, err
 		}
+		if group[0].Rules == "" { // the material's DTM table: its WDL files too
+			n, err := v.wdlFiles(ctx, group[0].Material)
+			failed += n
+			if err != nil {
+				return failed, err
+			}
+		}
 	}
 	return failed, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/makruktb/makruktb/data"
@@ -101,9 +102,9 @@ func WriteWDL(dir string, m tb.Material, r *honour.Rules, reference map[string]s
 // String is the line that reports the file.
 func (w WDLResult) String() string {
 	if w.Kept {
-		return fmt.Sprintf("%-19s %10s  present, made from the tables beside it: kept", w.Name, units.Bytes(w.Size))
+		return fmt.Sprintf("%-22s %10s  present, made from the tables beside it: kept", w.Name, units.Bytes(w.Size))
 	}
-	return fmt.Sprintf("%-19s %10s  %.1fs", w.Name, units.Bytes(w.Size), w.Took.Seconds())
+	return fmt.Sprintf("%-22s %10s  %5.1fs", w.Name, units.Bytes(w.Size), w.Took.Seconds())
 }
 
 // writeWDL makes the WDL files of the run (Runner.WDL): every material of
@@ -151,4 +152,71 @@ func fileSize(path string) (int64, error) {
 		return 0, err
 	}
 	return info.Size(), nil
+}
+
+// wdlFiles checks the WDL files of m in the directory: each file's SHA-256
+// against the directory's record and the reference, then every category
+// recomputed from the DTM and DTB files it was made from. It prints a line
+// per file and returns how many failed.
+func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material) (int, error) {
+	paths, err := filepath.Glob(filepath.Join(v.Dir, m.String()+".*"+probe.WDL.Extension()))
+	if err != nil {
+		return 0, err
+	}
+	failed := 0
+	for _, path := range paths {
+		name := filepath.Base(path)
+		rulesName := strings.TrimSuffix(strings.TrimPrefix(name, m.String()+"."), probe.WDL.Extension())
+		start := time.Now()
+		err := v.checkWDL(ctx, path, m, rulesName)
+		if ctx.Err() != nil {
+			return failed, ctx.Err()
+		}
+		if err != nil {
+			v.Report.Print(fmt.Sprintf("%-22s FAILED: %v", name, err))
+			failed++
+			continue
+		}
+		v.Report.Print(fmt.Sprintf("%-22s ok  checksum and every category from its tables  %.1fs", name, time.Since(start).Seconds()))
+	}
+	return failed, nil
+}
+
+func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rulesName string) error {
+	name := filepath.Base(path)
+	r, err := honour.LookupRules(rulesName)
+	if err != nil {
+		return fmt.Errorf("cannot tell its rules: %w", err)
+	}
+	sum, err := store.FileSHA256(path)
+	if err != nil {
+		return err
+	}
+	if ref, ok := v.Reference[name]; ok && ref != sum {
+		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, ref, data.ReferenceName)
+	}
+	if own, ok := v.sums[name]; ok && own != sum {
+		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, own, filepath.Join(v.Dir, store.ChecksumFile))
+	}
+	wdl, err := probe.OpenFile(path)
+	if err != nil {
+		return err
+	}
+	defer wdl.Close()
+	if err := wdl.CheckData(); err != nil {
+		return err
+	}
+	dtm, err := probe.OpenFile(probe.DTMID(m).Path(v.Dir))
+	if err != nil {
+		return err
+	}
+	defer dtm.Close()
+	var dtb *probe.File
+	if probe.NeedsBoardTable(m, &r) {
+		if dtb, err = probe.OpenFile(probe.ID{Material: m, Rules: r.Name}.Path(v.Dir)); err != nil {
+			return err
+		}
+		defer dtb.Close()
+	}
+	return probe.CheckWDL(ctx, wdl, dtm, dtb, &r)
 }

@@ -19,7 +19,8 @@
 // a value). Under Makruk's honour counts (package tb/honour), Judge,
 // JudgedMoves and JudgedLine (count.go) give each position its category —
 // win, cursed-win, draw, blessed-loss or loss — reading the DTB tables
-// where board's honour needs them.
+// where board's honour needs them; WDL (wdl.go) reads a WDL file when
+// there is one and the count starts in the position.
 //
 // # File format, version 1
 //
@@ -57,4 +58,26 @@
 // Files are written to a temporary name, synced and renamed, so a file
 // with the final name is always complete. The same values always give the
 // same bytes.
+//
+// # WDL files, format version 2
+//
+// A WDL file, MATERIAL.RULES.mtbw (e.g. KRvKN.thai.mtbw), holds each
+// position's category under one rule profile when the count starts now:
+// one byte per index (0 loss, 1 blessed-loss, 2 draw, 3 cursed-win,
+// 4 win), for both sides to move, in zstd blocks of WDLBlockSize indices.
+// Its layout is version 1's with the version field 2, the metric 3 (WDL),
+// the rule-profile name of the file, and four fields after the number of
+// blocks:
+//
+//	offset  size  field
+//	…       1     codec of the blocks: 1 = zstd frames of one byte per index
+//	…       1     sides to move stored: 3 = both (bit 0 White, bit 1 Black)
+//	…       4     data CRC-32C of the DTM file it was made from
+//	…       4     data CRC-32C of the DTB file it was made from (0: none)
+//
+// then the block offsets, the data checksum and the header checksum as in
+// version 1. Tables refuses a WDL file whose recorded checksums are not
+// those of the DTM and DTB files beside it. Holes carry the category of
+// the values the DTM file stores there, so the file is a function of the
+// DTM and DTB files alone (see wdl.go).
 package probe

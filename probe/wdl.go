@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
@@ -167,4 +169,55 @@ func CheckSources(wdl, dtm, dtb *File) error {
 		return wdl.corrupt(0, "made from another %s (data checksum %08x, the file beside it has %08x)", BoardFileName(h.Material, h.Rules), h.DTBCRC, dtb.Header.DataCRC)
 	}
 	return nil
+}
+
+// CheckWDL recomputes every category of the WDL file wdl from the DTM file
+// dtm and, where board's honour decides, the DTB file dtb under rules r,
+// and reports the first index whose stored category differs (a
+// *CorruptError naming wdl), or the sources it was not made from.
+func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules) error {
+	h := &wdl.Header
+	if h.Metric != WDL || h.Material != dtm.Header.Material || h.Rules != r.Name {
+		return wdl.corrupt(0, "holds the %s table of %s (rules %q), not the WDL table of %s under %s", h.Metric, h.Material, h.Rules, dtm.Header.Material, r.Name)
+	}
+	if err := CheckSources(wdl, dtm, dtb); err != nil {
+		return err
+	}
+	if dtb == nil && NeedsBoardTable(h.Material, r) {
+		return fmt.Errorf("checking %s needs %s: %w", wdl.name, BoardFileName(h.Material, r.Name), ErrNeedsBoardTable)
+	}
+	m := h.Material
+	judge := [2]*categorizer{newCategorizer(r, r.FreshCountFor(m, tb.White)), newCategorizer(r, r.FreshCountFor(m, tb.Black))}
+	perSide := wdl.perSide
+	return parallel.For(ctx, int64(h.Blocks), 0, func(u int64) error {
+		k := int(u)
+		side := tb.Color(k / perSide)
+		lo := uint64(k%perSide) * uint64(h.BlockSize)
+		raw, err := wdl.rawBlock(k)
+		if err != nil {
+			return err
+		}
+		hi := lo + uint64(len(raw))
+		values, err := dtm.Range(side, lo, hi, nil)
+		if err != nil {
+			return err
+		}
+		var boards []value.Value
+		if dtb != nil {
+			if boards, err = dtb.Range(side, lo, hi, nil); err != nil {
+				return err
+			}
+		}
+		for i, v := range values {
+			b := value.Draw
+			if boards != nil {
+				b = boards[i]
+			}
+			if want := judge[side].code(v, b); raw[i] != want {
+				return wdl.corrupt(wdl.dataStart+int64(h.Offsets[k]), "%s to move, index %d: category %s stored, %s computed from the DTM and DTB values %v and %v",
+					side.Name(), lo+uint64(i), wdlCategory(raw[i]), wdlCategory(want), v, b)
+			}
+		}
+		return nil
+	}, nil)
 }

@@ -1,6 +1,7 @@
 package probe_test
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -203,4 +204,34 @@ func TestWDLFileErrors(t *testing.T) {
 	defer dtm.Close()
 	err = probe.WriteWDL(filepath.Join(t.TempDir(), "x.mtbw"), dtm, nil, &honour.ThaiRules)
 	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
+}
+
+// CheckWDL finds a WDL file whose categories are not those its tables
+// give: here KRvK's under a thai profile whose count starts at nought,
+// checked under the real thai rules.
+func TestCheckWDLFindsWrongCategories(t *testing.T) {
+	m := tb.MustParseMaterial("KRvK")
+	src := testenv.BoardTables(t, "KRvK")
+	dtm, err := probe.OpenFile(probe.DTMID(m).Path(src))
+	require.NoError(t, err)
+	defer dtm.Close()
+	other := honour.ThaiRules
+	other.Start = honour.StartNone
+	path := filepath.Join(t.TempDir(), probe.WDLFileName(m, "thai"))
+	require.NoError(t, probe.WriteWDL(path, dtm, nil, &other))
+	wdl, err := probe.OpenFile(path)
+	require.NoError(t, err)
+	defer wdl.Close()
+	require.NoError(t, probe.CheckWDL(context.Background(), wdl, dtm, nil, &other))
+	err = probe.CheckWDL(context.Background(), wdl, dtm, nil, &honour.ThaiRules)
+	var ce *probe.CorruptError
+	require.True(t, errors.As(err, &ce), "%v", err)
+	require.Equal(t, path, ce.File)
+	require.Contains(t, ce.Reason, "computed from the DTM and DTB values")
+
+	cambodian, err := probe.OpenFile(path)
+	require.NoError(t, err)
+	defer cambodian.Close()
+	err = probe.CheckWDL(context.Background(), cambodian, dtm, nil, &honour.CambodianRules)
+	require.ErrorContains(t, err, `rules "thai"`)
 }
