@@ -87,7 +87,7 @@ func WriteWDL(dir string, m tb.Material, r *honour.Rules, reference map[string]s
 		if err := atomicfile.Rename(pending, rejected); err != nil {
 			return res, err
 		}
-		return res, fmt.Errorf("%s: SHA-256 %s differs from %s in %s: not accepted, the file is kept as %s, which no reader opens", name, sum, ref, data.ReferenceName, rejected)
+		return res, fmt.Errorf("%s: SHA-256 %s differs from %s in %s: not accepted, the file is kept as %s, which no reader opens", name, sum, ref, data.ReferenceV2Name, rejected)
 	}
 	if err := atomicfile.Rename(pending, path); err != nil {
 		return res, err
@@ -193,7 +193,7 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 		return err
 	}
 	if ref, ok := v.Reference[name]; ok && ref != sum {
-		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, ref, data.ReferenceName)
+		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, ref, data.ReferenceV2Name)
 	}
 	if own, ok := v.sums[name]; ok && own != sum {
 		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, own, filepath.Join(v.Dir, store.ChecksumFile))

@@ -2,6 +2,8 @@ package probe_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -49,6 +52,7 @@ func wdlDirOf(t testing.TB, m tb.Material, r *honour.Rules) string {
 // from DTM and DTB.
 func TestWDLFilesUpToFourPieces(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
+	reference := data.Checksums()
 	for _, m := range tb.Pawnless(4) {
 		if m.Pieces() < 3 {
 			continue
@@ -56,7 +60,9 @@ func TestWDLFilesUpToFourPieces(t *testing.T) {
 		for _, r := range []*honour.Rules{&honour.ThaiRules, &honour.CambodianRules} {
 			t.Run(m.String()+"."+r.Name, func(t *testing.T) {
 				dir := wdlDir(t, m, r)
-				wdl, err := probe.OpenFile(filepath.Join(dir, probe.WDLFileName(m, r.Name)))
+				path := filepath.Join(dir, probe.WDLFileName(m, r.Name))
+				require.Equal(t, reference[filepath.Base(path)], fileSHA256(t, path), "the reference data/checksums-v2.txt")
+				wdl, err := probe.OpenFile(path)
 				require.NoError(t, err)
 				defer wdl.Close()
 				require.NoError(t, wdl.CheckData())
@@ -234,4 +240,12 @@ func TestCheckWDLFindsWrongCategories(t *testing.T) {
 	defer cambodian.Close()
 	err = probe.CheckWDL(context.Background(), cambodian, dtm, nil, &honour.CambodianRules)
 	require.ErrorContains(t, err, `rules "thai"`)
+}
+
+func fileSHA256(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
