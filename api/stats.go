@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
@@ -42,6 +43,9 @@ func Stats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, error)
 // ParseMaterial reads a material name a user gave and returns its
 // canonical form, refusing materials with pawns.
 func ParseMaterial(name string) (tb.Material, error) {
+	if base, profile, ok := strings.Cut(name, "."); ok {
+		return tb.Material{}, fmt.Errorf("%q: a material is expected, such as %s, not the name of its %s table", name, base, profile)
+	}
 	m, err := tb.ParseMaterial(name)
 	if err != nil {
 		return m, err

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -160,7 +162,7 @@ func CheckResources(jobs []Job, limit int64, scratch string, checkpoints bool) e
 	if need == 0 {
 		return nil
 	}
-	free, err := retro.FreeDisk(scratch)
+	free, err := retro.FreeDisk(existingAncestor(scratch))
 	if err != nil {
 		return fmt.Errorf("--scratch: %w", err)
 	}
@@ -177,4 +179,19 @@ func CheckResources(jobs []Job, limit int64, scratch string, checkpoints bool) e
 	}
 	return fmt.Errorf("cannot generate %s out of core: its scratch files and checkpoint take %s and %s, %s has %s free (--scratch names another directory, --checkpoint 0 saves none)",
 		needing, units.Bytes(scratchFiles), units.Bytes(checkpoint), scratch, units.Bytes(free))
+}
+
+// existingAncestor returns dir, or its nearest ancestor that exists: the
+// file system a directory not made yet will be on.
+func existingAncestor(dir string) string {
+	for {
+		if _, err := os.Stat(dir); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
 }

@@ -17,11 +17,12 @@ func (e *FENError) Error() string {
 	return fmt.Sprintf("fen %q: %s: %s", e.FEN, e.Field, e.Msg)
 }
 
-// The largest count fields and move number a FEN may give.
-const (
-	maxCountPlies = 10000
-	maxFullmove   = 100000
-)
+// MaxCountPlies is the largest count a FEN's count fields (and a rule
+// profile's limits) may give.
+const MaxCountPlies = 10000
+
+// The largest move number a FEN may give.
+const maxFullmove = 100000
 
 // ParseFEN parses a Makruk FEN as Fairy-Stockfish and pychess write it:
 //
@@ -68,8 +69,8 @@ func ParseFEN(fen string) (Position, error) {
 		expected string
 		dst      *int
 	}{
-		{3, "count limit", 0, maxCountPlies, " plies", "neither - (no count yet) nor a number of plies", &p.CountLimit},
-		{4, "count ply", 0, maxCountPlies, " plies", "not a number of plies", &p.CountPly},
+		{3, "count limit", 0, MaxCountPlies, " plies", "neither - (no count yet) nor a number of plies", &p.CountLimit},
+		{4, "count ply", 0, MaxCountPlies, " plies", "not a number of plies", &p.CountPly},
 		{5, "move number", 1, maxFullmove, "", "not a positive number", &p.Fullmove},
 	} {
 		if len(fields) <= f.i || f.i == 3 && fields[3] == "-" {
@@ -83,6 +84,9 @@ func ParseFEN(fen string) (Position, error) {
 			return fail(f.field, "%d%s: at most %d", n, f.unit, f.hi)
 		}
 		*f.dst = n
+	}
+	if p.CountLimit == NoCount && p.CountPly != 0 {
+		return fail("count ply", "%d plies counted, but the count limit is - (no count running): give the limit too (e.g. 16 %d), or 0 plies", p.CountPly, p.CountPly)
 	}
 	if msg := p.validate(); msg != "" {
 		return fail("position", "%s", msg)

@@ -50,6 +50,7 @@ func TestFENErrors(t *testing.T) {
 		{"k7/8/8/8/8/8/8/K7 w - 16 10001 1", "count ply", "10001 plies: at most 10000"},
 		{"k7/8/8/8/8/8/8/K7 w - 16 8 100001", "move number", "100001: at most 100000"},
 		{"k7/8/8/8/8/8/8/K7 w - 16 y 1", "count ply", `"y" is not a number of plies`},
+		{"k7/8/8/8/8/8/8/K7 w - - 7 1", "count ply", "7 plies counted, but the count limit is - (no count running): give the limit too (e.g. 16 7), or 0 plies"},
 		{"k7/8/8/8/8/8/8/K7 w - 16 8 0", "move number", `"0" is not a positive number`},
 		{"k7/8/8/8/8/8/8/K7 w - - 0 1 9", "position", "7 fields, at most 6 expected"},
 		{"k7/8/8/8/8/8/P7/K7 w", "position", "White pawn on a2, a rank no pawn can stand on"},

@@ -67,16 +67,17 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 			if scratch == "" {
 				scratch = dir
 			}
-			for _, d := range []string{dir, scratch} {
-				if err := os.MkdirAll(d, 0o755); err != nil {
-					return err
-				}
-			}
 			if every < 0 {
 				return fmt.Errorf("--checkpoint %s: want a duration of 0 (never) or more", every)
 			}
 			if err := pipeline.CheckResources(jobs, memory, scratch, every > 0); err != nil {
 				return err
+			}
+			// Only a run that goes ahead makes its directories.
+			for _, d := range []string{dir, scratch} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					return err
+				}
 			}
 			r := &pipeline.Runner{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Force: force, Verify: !noVerify,
 				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL,

@@ -179,6 +179,15 @@ func TestGenErrors(t *testing.T) {
 	require.ErrorContains(t, err, "unknown piece")
 	_, err = run(t, "stats", "--tables", t.TempDir(), "KRvK")
 	require.ErrorContains(t, err, "table KRvK not found")
+	_, err = run(t, "stats", "--tables", t.TempDir(), "KRvKN.thai")
+	require.ErrorContains(t, err, `"KRvKN.thai": a material is expected, such as KRvKN, not the name of its thai table: the statistics of a material count its positions under every rule profile whose DTB table is present (thai included)`)
+	// A refused run makes no directory.
+	missing := filepath.Join(t.TempDir(), "new", "tables")
+	_, err = run(t, "gen", "--tables", missing, "--checkpoint", "-5m", "KRvK")
+	require.ErrorContains(t, err, "--checkpoint")
+	_, err = run(t, "gen", "--tables", missing, "--memory", "1KiB", "KRvK")
+	require.ErrorContains(t, err, "--memory allows")
+	require.NoDirExists(t, filepath.Dir(missing))
 }
 
 func TestProbeAndLine(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,6 +41,9 @@ every DTM table there).`,
 				return fmt.Errorf("give one material, e.g. KRvK")
 			}
 			m, err := api.ParseMaterial(args[0])
+			if _, profile, ok := strings.Cut(args[0], "."); ok {
+				return fmt.Errorf("%w: the statistics of a material count its positions under every rule profile whose DTB table is present (%s included)", err, profile)
+			}
 			if err != nil {
 				return err
 			}

@@ -80,16 +80,26 @@ func TestRulesFiles(t *testing.T) {
 	c := r.FreshCount(&krk)
 	require.Equal(t, honour.Count{Kind: honour.PiecesCount, Limit: 32, Ply: 4}, c) // K + R = 2 pieces
 	require.Equal(t, 28, r.MatingPlies(c))
-	for _, bad := range []string{
-		`{"pieces":[]}`,
-		`{"name":"x","start":"half"}`,
-		`{"name":"x","start":"all","pieces":[{"piece":"Q","at_least":1,"plies":10}]}`,
-		`{"name":"x","start":"all","pieces":[{"piece":"R","at_least":1,"plies":0}]}`,
-		`{"name":"x","unknown":1}`,
-		`not json`,
+	for _, c := range []struct{ json, msg string }{
+		{`{"pieces":[]}`, "missing name"},
+		{`{"name":"x","start":"half"}`, "start"},
+		{`{"name":"x","start":"all","pieces":[{"piece":"Q","at_least":1,"plies":10}]}`, "Q"},
+		{`{"name":"x","start":"all","pieces":[{"piece":"R","at_least":1,"plies":0}]}`, "pieces[0]: plies 0: must be 1 to 10000"},
+		{`{"name":"x","start":"all","pieces":[{"plies":99999999999}]}`, "pieces[0]: plies 99999999999: must be 1 to 10000"},
+		{`{"name":"x","start":"all","pieces":[{"piece":"R","at_least":99,"plies":10}]}`, "pieces[0]: at_least 99: must be 1 to 15"},
+		{`{"name":"x","board_plies":10001}`, "board_plies 10001"},
+		{`{"name":"x","board_plies":128,"board_counters":40}`, "board_counters 40"},
+		{`{"name":"thai","board_plies":2}`, "the name of the built-in profile thai"},
+		{`{"name":"Cambodian","board_plies":2}`, "the name of the built-in profile cambodian"},
+		{`{"name":"my.rules","board_plies":2}`, "names table files"},
+		{`{"name":"a/b","board_plies":2}`, "names table files"},
+		{`{"name":"x","unknown":1}`, "unknown"},
+		{`not json`, "invalid"},
 	} {
-		_, err := honour.ParseRules([]byte(bad))
-		require.Error(t, err, bad)
+		t.Run(c.json, func(t *testing.T) {
+			_, err := honour.ParseRules([]byte(c.json))
+			require.ErrorContains(t, err, c.msg)
+		})
 	}
 	_, err = honour.LookupRules("thai")
 	require.NoError(t, err)

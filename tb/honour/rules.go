@@ -149,13 +149,17 @@ func LookupRules(name string) (Rules, error) {
 	return Rules{}, fmt.Errorf("rules %q: not a profile (thai, cambodian, asean, none) nor a .json file", name)
 }
 
-// ParseRules reads a profile from JSON and checks it.
+// ParseRules reads a profile from JSON and checks it; its name may not be
+// a built-in profile's, which it would silently stand in for.
 func ParseRules(data []byte) (Rules, error) {
 	var r Rules
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
 		return Rules{}, fmt.Errorf("rules: %w", err)
+	}
+	if b, ok := Builtin(r.Name); ok {
+		return Rules{}, fmt.Errorf("rules %s: the name of the built-in profile %s; a profile file takes a name of its own", r.Name, b.Name)
 	}
 	return r, r.Validate()
 }
@@ -165,6 +169,10 @@ func (r *Rules) Validate() error {
 	if r.Name == "" {
 		return fmt.Errorf("rules: missing name")
 	}
+	if !validName(r.Name) {
+		return fmt.Errorf("rules %q: a name is 1 to 32 letters, digits, - and _ (it names table files: KRvKN.NAME.mtbb)", r.Name)
+	}
+
 	switch r.Start {
 	case StartAll, StartStrong, StartNone:
 	case "":
@@ -175,18 +183,34 @@ func (r *Rules) Validate() error {
 		return fmt.Errorf("rules %s: start %q: must be all, strong or none", r.Name, r.Start)
 	}
 	for i, l := range r.Pieces {
-		if l.Plies <= 0 {
-			return fmt.Errorf("rules %s: pieces[%d]: plies must be positive", r.Name, i)
+		if l.Plies <= 0 || l.Plies > tb.MaxCountPlies {
+			return fmt.Errorf("rules %s: pieces[%d]: plies %d: must be 1 to %d", r.Name, i, l.Plies, tb.MaxCountPlies)
 		}
-		if l.Piece != AnyPiece && l.AtLeast < 1 {
-			return fmt.Errorf("rules %s: pieces[%d]: at_least must be at least 1", r.Name, i)
+		if l.Piece != AnyPiece && (l.AtLeast < 1 || l.AtLeast > maxSidePieces) {
+			return fmt.Errorf("rules %s: pieces[%d]: at_least %d: must be 1 to %d", r.Name, i, l.AtLeast, maxSidePieces)
 		}
 	}
-	if r.BoardPlies < 0 {
-		return fmt.Errorf("rules %s: board_plies must not be negative", r.Name)
+	if r.BoardPlies < 0 || r.BoardPlies > tb.MaxCountPlies {
+		return fmt.Errorf("rules %s: board_plies %d: must be 0 (no board's honour) to %d", r.Name, r.BoardPlies, tb.MaxCountPlies)
 	}
-	if r.BoardCounters < 0 || r.BoardCounters == 1 {
-		return fmt.Errorf("rules %s: board_counters must be 0 (any side) or at least 2", r.Name)
+	if r.BoardCounters < 0 || r.BoardCounters == 1 || r.BoardCounters > maxSidePieces+1 {
+		return fmt.Errorf("rules %s: board_counters %d: must be 0 (any side) or 2 to %d", r.Name, r.BoardCounters, maxSidePieces+1)
 	}
 	return nil
+}
+
+// maxSidePieces is the most pieces besides its king a side can have.
+const maxSidePieces = 15
+
+// validName reports whether a profile name can stand in a file name.
+func validName(name string) bool {
+	if len(name) > 32 {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return name != ""
 }
