@@ -1,6 +1,9 @@
 package tb
 
-import "strings"
+import (
+	"context"
+	"strings"
+)
 
 // Move is a move in 16 bits: from (bits 0–5), to (bits 6–11) and a
 // promotion flag (bit 12; a pawn reaching its sixth rank becomes a Met).
@@ -281,6 +284,33 @@ func (p *Position) ParseMove(uci string) (Move, bool) {
 	}
 	return NoMove, false
 }
+
+// PerftContext is Perft that stops, with ctx's error, soon after ctx is
+// done: a deep count runs for hours.
+func (p *Position) PerftContext(ctx context.Context, depth int) (uint64, error) {
+	if depth < perftCheckDepth {
+		return p.Perft(depth), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var l MoveList
+	p.LegalMoves(&l)
+	var n uint64
+	for _, m := range l.Slice() {
+		q := p.Play(m)
+		sub, err := q.PerftContext(ctx, depth-1)
+		if err != nil {
+			return 0, err
+		}
+		n += sub
+	}
+	return n, nil
+}
+
+// perftCheckDepth is the least depth at which PerftContext looks at its
+// context: a subtree below it takes milliseconds at most.
+const perftCheckDepth = 4
 
 // Perft counts the leaf nodes of the legal move tree of the given depth,
 // counting the last ply in bulk.

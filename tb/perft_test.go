@@ -2,6 +2,7 @@ package tb
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"strconv"
 	"strings"
@@ -68,4 +69,19 @@ func BenchmarkPerft(b *testing.B) {
 		nodes += pos.Perft(5)
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+}
+
+// PerftContext counts as Perft does, and stops with the context's error.
+func TestPerftContext(t *testing.T) {
+	p, err := ParseFEN("2R5/8/5K2/2S5/8/8/8/k7 w - - 0 1")
+	require.NoError(t, err)
+	for depth := range 6 {
+		n, err := p.PerftContext(context.Background(), depth)
+		require.NoError(t, err)
+		require.Equal(t, p.Perft(depth), n, "depth %d", depth)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = p.PerftContext(ctx, 12)
+	require.ErrorIs(t, err, context.Canceled)
 }

@@ -278,7 +278,7 @@ func noPartialFiles(t *testing.T, dir string) {
 	require.NoError(t, err)
 	for _, e := range entries {
 		require.NotContains(t, e.Name(), ".tmp", "a temporary file was left")
-		if strings.HasSuffix(e.Name(), ".mtbm") || strings.HasSuffix(e.Name(), ".mtbb") {
+		if strings.HasSuffix(e.Name(), ".mtbm") || strings.HasSuffix(e.Name(), ".mtbb") || strings.HasSuffix(e.Name(), ".mtbw") {
 			f, err := probe.OpenFile(filepath.Join(dir, e.Name()))
 			require.NoError(t, err, e.Name())
 			require.NoError(t, f.CheckData(), e.Name())
@@ -306,6 +306,9 @@ func TestCLISignals(t *testing.T) {
 	stopsCleanly(t, syscall.SIGTERM, 0, "serving http://", "serve", "--tables", dir, "--addr", "127.0.0.1:0")
 	stopsCleanly(t, syscall.SIGINT, 0, "serving http://", "serve", "--tables", dir, "--addr", "127.0.0.1:0")
 	noPartialFiles(t, dir)
+	// A deep perft runs for hours (issue 37: it once ignored both).
+	stopsCleanly(t, syscall.SIGINT, 128+int(syscall.SIGINT), "", "perft", "--depth", "12", "2R5/8/5K2/2S5/8/8/8/k7 w - - 0 1")
+	stopsCleanly(t, syscall.SIGTERM, 128+int(syscall.SIGTERM), "", "perft", "--depth", "12", "--divide", "2R5/8/5K2/2S5/8/8/8/k7 w - - 0 1")
 }
 
 // check's exit status says whether it could tell.

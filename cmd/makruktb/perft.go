@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/makruktb/makruktb/tb"
 )
@@ -19,7 +21,9 @@ func newPerftCommand() *cobra.Command {
 position, --depth plies deep (default 4): the standard check of a move
 generator against another program's counts (the tests compare every line
 of Fairy-Stockfish's). --divide prints the count below each legal move, to
-find where two generators differ.`,
+find where two generators differ. SIGINT or SIGTERM stops a deep count
+within moments; on a terminal, standard error shows the root move being
+counted.`,
 		Example: `  makruktb perft --depth 4 "8/1K5R/8/8/8/8/8/k7 b - - 0 1"
   makruktb perft --depth 3 --divide "2R5/8/5K2/2S5/8/8/8/k7 w - - 0 1"`,
 		Args: cobra.MinimumNArgs(1),
@@ -31,21 +35,41 @@ find where two generators differ.`,
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			if !divide || depth == 0 {
+			ctx, out := cmd.Context(), cmd.OutOrStdout()
+			var l tb.MoveList
+			pos.LegalMoves(&l)
+			if depth == 0 || depth == 1 && !divide {
 				fmt.Fprintln(out, pos.Perft(depth))
 				return nil
 			}
-			var l tb.MoveList
-			pos.LegalMoves(&l)
+			// One root move at a time: --divide prints each count as it
+			// comes, and a terminal shows how far the count has gone.
+			progress := term.IsTerminal(int(os.Stderr.Fd()))
 			var total uint64
-			for _, m := range l.Slice() {
+			for i, m := range l.Slice() {
+				if progress {
+					fmt.Fprintf(os.Stderr, "\rperft: root move %d of %d (%s)\x1b[K", i+1, l.N, m)
+				}
 				next := pos.Play(m)
-				n := next.Perft(depth - 1)
+				n, err := next.PerftContext(ctx, depth-1)
+				if err != nil {
+					if progress {
+						fmt.Fprint(os.Stderr, "\r\x1b[K")
+					}
+					return err
+				}
 				total += n
-				fmt.Fprintf(out, "%s: %d\n", m, n)
+				if divide {
+					fmt.Fprintf(out, "%s: %d\n", m, n)
+				}
 			}
-			fmt.Fprintf(out, "\nmoves: %d\n%d\n", l.N, total)
+			if progress {
+				fmt.Fprint(os.Stderr, "\r\x1b[K")
+			}
+			if divide {
+				fmt.Fprintf(out, "\nmoves: %d\n", l.N)
+			}
+			fmt.Fprintln(out, total)
 			return nil
 		},
 	}
