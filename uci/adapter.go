@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Adapter stands between a UCI client (a GUI, a match runner) and a wrapped
@@ -68,12 +69,12 @@ func (a *Adapter) Run(ctx context.Context, in io.Reader) error {
 			return a.Engine.ExitErr()
 		case line, ok := <-commands:
 			if !ok {
-				a.Engine.Close()
+				a.finish()
 				return nil
 			}
 			quit, err := a.handle(line)
 			if quit {
-				a.Engine.Close()
+				a.finish()
 				return nil
 			}
 			if err != nil {
@@ -88,6 +89,22 @@ func (a *Adapter) Run(ctx context.Context, in io.Reader) error {
 		}
 	}
 }
+
+// finish ends a session on quit or the end of the client's input: the
+// engine is told to quit and everything it wrote before it did reaches
+// the client (a GUI or a script piping "uci, isready, quit" expects the
+// engine's every line), unless it takes longer than a few seconds.
+func (a *Adapter) finish() {
+	a.Engine.CloseInput()
+	select {
+	case <-a.relayed:
+	case <-time.After(quitGrace):
+	}
+	a.Engine.Close()
+}
+
+// quitGrace is how long an engine told to quit may take to finish.
+const quitGrace = 3 * time.Second
 
 // relay copies the engine's output to the client, but for the readyok
 // answers to the adapter's own isready.

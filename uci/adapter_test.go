@@ -183,3 +183,37 @@ func TestAdapterEngineDies(t *testing.T) {
 		t.Fatal("the adapter hangs when its engine dies")
 	}
 }
+
+// A client that pipes its commands and ends at once ("uci", "isready",
+// "quit", or the end of its input) gets every line the engine wrote
+// before it quit: 200 sessions each with the fake engine and with
+// Fairy-Stockfish (issue 37: the adapter once dropped all but 2 of
+// Fairy-Stockfish's 31 lines in such a session).
+func TestAdapterRelaysEverythingOnQuit(t *testing.T) {
+	oracle := &Oracle{Tables: testenv.OpenTables(t, "KRvK")}
+	session := func(argv []string, input string) []string {
+		e, err := StartEngine(argv, nil)
+		require.NoError(t, err)
+		out := &lines{}
+		a := &Adapter{Engine: e, Oracle: oracle, Out: out}
+		require.NoError(t, a.Run(context.Background(), strings.NewReader(input)))
+		return out.text
+	}
+	t.Setenv("MAKRUKTB_FAKE_ENGINE", "ok")
+	fake := []string{"info string got uci", "id name fake engine", "uciok", "info string got isready", "readyok", "info string got quit"}
+	for i := range 200 {
+		input := "uci\nisready\nquit\n"
+		if i%2 == 1 {
+			input = "uci\nisready\n" // the end of input quits too
+		}
+		require.Equal(t, fake, session([]string{os.Args[0]}, input), "session %d", i)
+	}
+
+	fs := testenv.FairyStockfish(t, "")
+	want := session([]string{fs}, "uci\nisready\nquit\n")
+	require.Greater(t, len(want), 20, "Fairy-Stockfish's answer to uci: %q", want)
+	require.Equal(t, "readyok", want[len(want)-1])
+	for i := range 200 {
+		require.Equal(t, want, session([]string{fs}, "uci\nisready\nquit\n"), "session %d", i)
+	}
+}

@@ -100,15 +100,22 @@ func (e *Engine) Send(line string) error {
 	return nil
 }
 
-// Close asks the engine to quit and waits a moment for it, then kills it.
-func (e *Engine) Close() {
+// CloseInput tells the engine to quit and closes its input; its output
+// goes on to Lines until it exits.
+func (e *Engine) CloseInput() {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	if !e.closed {
 		io.WriteString(e.stdin, "quit\n") //nolint:errcheck // it may be gone already
 		e.stdin.Close()
 		e.closed = true
 	}
-	e.mu.Unlock()
+}
+
+// Close asks the engine to quit and waits a moment for it, then kills it.
+// Its output from then on is dropped.
+func (e *Engine) Close() {
+	e.CloseInput()
 	go func() { // drain, so that the reader can finish
 		for range e.lines {
 		}
