@@ -189,7 +189,7 @@ func TestAdapterEngineDies(t *testing.T) {
 // before it quit: 200 sessions each with the fake engine and with
 // Fairy-Stockfish (issue 37: the adapter once dropped all but 2 of
 // Fairy-Stockfish's 31 lines in such a session).
-func TestAdapterRelaysEverythingOnQuit(t *testing.T) {
+func TestQuitRelaysEverything(t *testing.T) {
 	oracle := &Oracle{Tables: testenv.OpenTables(t, "KRvK")}
 	session := func(argv []string, input string) []string {
 		e, err := StartEngine(argv, nil)
