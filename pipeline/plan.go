@@ -162,7 +162,11 @@ func CheckResources(jobs []Job, limit int64, scratch string, checkpoints bool) e
 	if need == 0 {
 		return nil
 	}
-	free, err := retro.FreeDisk(existingAncestor(scratch))
+	disk := existingAncestor(scratch)
+	if info, err := os.Stat(disk); err == nil && !info.IsDir() {
+		return fmt.Errorf("--scratch %s: %s is not a directory", scratch, disk)
+	}
+	free, err := retro.FreeDisk(disk)
 	if err != nil {
 		return fmt.Errorf("--scratch: %w", err)
 	}

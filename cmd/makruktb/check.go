@@ -28,7 +28,7 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 		Example: `  makruktb check "k7/8/8/8/8/2R5/8/1R2K3 b - 16 8 1"
   makruktb check --rules cambodian "k7/8/8/8/8/2R5/8/1R2K3 b - - 0 1"
   makruktb check --json "n7/8/7R/8/8/8/8/K3k3 w - - 0 1"`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needFEN,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pr, err := probePosition(dir, rulesName, args)
 			if err != nil {

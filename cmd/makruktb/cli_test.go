@@ -129,7 +129,7 @@ func TestCLIRefusesBeforeWork(t *testing.T) {
 		{[]string{"--max-pieces", "7"}, "makruktb: --max-pieces 7: tables have 3 to 6 pieces\n"},
 		{[]string{"--memory", "100MiB", "KRSvKN"}, "makruktb: cannot generate KRSvKN: it needs about 1.04 GiB of memory (473432064 indices per side), or 166.4 MiB out of core; --memory allows 100.0 MiB (see makruktb plan)\n"},
 		{[]string{"--memory", "2GiB", "KSNvKSN"}, "makruktb: cannot generate KSNvKSN: it needs about 66.14 GiB of memory (30299652096 indices per side), or 4.27 GiB out of core; --memory allows 2.00 GiB (see makruktb plan)\n"},
-		{[]string{"--memory", "20GiB", "--scratch", "/proc/version/x", "KSNvKSN"}, "makruktb: mkdir /proc/version: not a directory\n"},
+		{[]string{"--memory", "20GiB", "--scratch", "/proc/version/x", "KSNvKSN"}, "makruktb: --scratch /proc/version/x: /proc/version is not a directory\n"},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			start := time.Now()

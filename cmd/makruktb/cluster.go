@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/makruktb/makruktb/cluster"
+	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 )
@@ -214,7 +215,7 @@ func printStatuses(w io.Writer, statuses []cluster.Status) int {
 		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(w, "%d materials: %d done, %d running, %d queued, %d failed, %d not submitted\n", len(statuses),
+	fmt.Fprintf(w, "%s: %d done, %d running, %d queued, %d failed, %d not submitted\n", units.Plural(len(statuses), "material", "materials"),
 		counts[cluster.Done], counts[cluster.Running], counts[cluster.Queued], counts[cluster.Failed], counts[cluster.NotSubmitted])
 	return len(statuses) - counts[cluster.Done]
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -36,4 +37,14 @@ func addTablesFlag(cmd *cobra.Command, dir *string) {
 
 func addRulesFlag(cmd *cobra.Command, rules *string) {
 	cmd.Flags().StringVar(rules, "rules", "thai", "counting rules: thai, cambodian, asean, none, or a profile .json file")
+}
+
+// needFEN is the Args of a command that takes a FEN: without one it says
+// what to give, with the command's first example.
+func needFEN(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return nil
+	}
+	example, _, _ := strings.Cut(strings.TrimSpace(cmd.Example), "\n")
+	return fmt.Errorf("give a position as a FEN, e.g. %s", strings.TrimSpace(example))
 }

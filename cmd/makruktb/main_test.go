@@ -181,6 +181,10 @@ func TestGenErrors(t *testing.T) {
 	require.ErrorContains(t, err, "table KRvK not found")
 	_, err = run(t, "stats", "--tables", t.TempDir(), "KRvKN.thai")
 	require.ErrorContains(t, err, `"KRvKN.thai": a material is expected, such as KRvKN, not the name of its thai table: the statistics of a material count its positions under every rule profile whose DTB table is present (thai included)`)
+	for _, command := range []string{"probe", "check", "line", "perft"} {
+		_, err = run(t, command)
+		require.ErrorContains(t, err, "give a position as a FEN, e.g. makruktb "+command+" ")
+	}
 	// A refused run makes no directory.
 	missing := filepath.Join(t.TempDir(), "new", "tables")
 	_, err = run(t, "gen", "--tables", missing, "--checkpoint", "-5m", "KRvK")
@@ -488,7 +492,9 @@ func TestMemoryFlag(t *testing.T) {
 	f := cmd.Flags().Lookup("memory")
 	require.NotNil(t, f)
 	if ram := machineMemory(); ram > memoryMargin {
-		require.Equal(t, units.Bytes(ram-memoryMargin), f.DefValue)
+		require.Equal(t, units.Bytes(ram-memoryMargin), f.Value.String())
+		require.Contains(t, f.Usage, "default: the machine's RAM less 2 GiB, here "+units.Bytes(ram-memoryMargin))
+		require.Empty(t, f.DefValue, "the default is said once, in the usage")
 	}
 }
 

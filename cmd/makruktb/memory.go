@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -52,6 +53,13 @@ func machineMemory() int64 {
 
 // addMemoryFlag adds --memory, by default the machine's RAM less a margin.
 func addMemoryFlag(cmd *cobra.Command, limit *int64) {
+	addMemoryFlagUsage(cmd, limit, "the memory a table may take: one that needs more in memory is generated out of core (its state on disk, see --scratch), one that needs more even then is refused before any work")
+}
+
+// addMemoryFlagUsage adds --memory with its usage, its default (the
+// machine's RAM less 2 GiB) said once, with its size on this machine.
+func addMemoryFlagUsage(cmd *cobra.Command, limit *int64, usage string) {
 	*limit = max(machineMemory()-memoryMargin, 0)
-	cmd.Flags().Var((*sizeFlag)(limit), "memory", "the memory a table may take: one that needs more in memory is generated out of core (its state on disk, see --scratch), one that needs more even then is refused before any work (0: no limit; default: the machine's RAM less 2 GiB)")
+	cmd.Flags().Var((*sizeFlag)(limit), "memory", fmt.Sprintf("%s (0: no limit; default: the machine's RAM less 2 GiB, here %s)", usage, units.Bytes(*limit)))
+	cmd.Flags().Lookup("memory").DefValue = "" // said in the usage
 }

@@ -26,7 +26,7 @@ within moments; on a terminal, standard error shows the root move being
 counted.`,
 		Example: `  makruktb perft --depth 4 "8/1K5R/8/8/8/8/8/k7 b - - 0 1"
   makruktb perft --depth 3 --divide "2R5/8/5K2/2S5/8/8/8/k7 w - - 0 1"`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needFEN,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if depth < 0 || depth > 12 {
 				return fmt.Errorf("--depth %d: expected 0 to 12", depth)

@@ -24,8 +24,9 @@ the file's size and the wall time on a 2-core machine; then the totals, in
 CPU-hours for the time. A table whose memory exceeds --memory is
 generated out of core, its state in scratch files: the plan gives the
 memory, scratch disk, disk traffic and time it then takes (the traffic
-and time at worst, when the page cache holds next to nothing). Tables the generator cannot make,
-or that exceed --memory even out of core, are marked. Nothing is
+and time at worst, when the page cache holds next to nothing). Materials the generator cannot make
+(pawns, more than six pieces) are refused with the reason, before any
+output; tables that exceed --memory even out of core are marked. Nothing is
 generated.`,
 		Example: "  makruktb plan KRSvKN\n  makruktb plan --max-pieces 6 --dtb none",
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -51,10 +51,12 @@ of the rules (win, cursed-win, draw, blessed-loss, loss: cursed and blessed
 where the count turns the mate into a draw), then every legal move, best
 first for the side to move, with the same for the position after it. The
 FEN's count fields give the running count ("-": it starts now). --json
-prints a document in the conventions of the lichess tablebase API.`,
+prints a document in the conventions of the lichess tablebase API.
+Exit status: 0 with an answer, 1 on an error (a bad FEN, an illegal
+position, a table the directory does not hold).`,
 		Example: `  makruktb probe "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"
   makruktb probe --json "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needFEN,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pr, err := probePosition(dir, rulesName, args)
 			if err != nil {
@@ -131,7 +133,7 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 		Example: `  makruktb line "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"
   makruktb line --ascii --every 4 "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"
   makruktb line --json --rules cambodian "n7/8/7R/8/8/8/8/K3k3 w - - 0 1"`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needFEN,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if every < 1 {
 				return fmt.Errorf("--every %d: must be at least 1", every)

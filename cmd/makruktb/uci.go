@@ -35,7 +35,7 @@ in plies) are read as it reads them, and a count starts, runs and restarts
 after each move by its rules. If the engine exits, so does the adapter,
 with the engine's status as an error.`,
 		Example: `  makruktb uci --engine /usr/games/fairy-stockfish --tables data
-  makruktb match --engine "makruktb uci --engine fairy-stockfish --tables data"`,
+  printf 'uci\nisready\nquit\n' | makruktb uci --engine fairy-stockfish`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			argv := strings.Fields(engine)

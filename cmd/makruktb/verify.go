@@ -70,8 +70,7 @@ Exits non-zero on any mismatch, naming the position.`,
 	}
 	addTablesFlag(cmd, &dir)
 	addThreadsFlag(cmd, &threads)
-	memory = max(machineMemory()-memoryMargin, 0)
-	cmd.Flags().Var((*sizeFlag)(&memory), "memory", "read out of core the tables of a material that would take more than SIZE held whole (0: no limit; default: the machine's RAM less 2 GiB)")
+	addMemoryFlagUsage(cmd, &memory, "read out of core the tables of a material that would take more than SIZE held whole")
 	cmd.Flags().StringVar(&scratch, "scratch", "", "directory for the values of tables read out of core (default: the table directory); its files are unlinked as soon as made")
 	cmd.Flags().BoolVar(&pending, "pending", false, "only the tables that the directory's catalogue does not list as verified with their current checksum")
 	return cmd
