@@ -110,6 +110,8 @@ fuzz:
 	$(GO) test ./tb -run '^$$' -fuzz FuzzParseFEN -fuzztime $(FUZZTIME)
 	$(GO) test ./probe -run '^$$' -fuzz FuzzReader -fuzztime $(FUZZTIME)
 	$(GO) test ./uci -run '^$$' -fuzz FuzzParsePosition -fuzztime $(FUZZTIME)
+	$(GO) test ./tb/honour -run '^$$' -fuzz FuzzParseRules -fuzztime $(FUZZTIME)
+	$(GO) test ./retro -run '^$$' -fuzz FuzzResume -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf build

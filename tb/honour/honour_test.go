@@ -271,3 +271,28 @@ func TestCountStartAgainstFairyStockfish(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseRules: no profile file panics; one that parses passes Validate
+// and reads back the same after a round trip through JSON.
+func FuzzParseRules(f *testing.F) {
+	for _, r := range honour.BuiltinRules() {
+		r.Name = "mine"
+		data, err := json.Marshal(r)
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	f.Add([]byte(`{"name":"x","pieces":[{"piece":"R","at_least":1,"plies":32}],"start":"strong","board_plies":128}`))
+	f.Add([]byte(`{"name":`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := honour.ParseRules(data)
+		if err != nil {
+			return
+		}
+		require.NoError(t, r.Validate())
+		again, err := json.Marshal(r)
+		require.NoError(t, err)
+		back, err := honour.ParseRules(again)
+		require.NoError(t, err, "%s", again)
+		require.Equal(t, r, back)
+	})
+}
