@@ -4,7 +4,6 @@ PIECES      ?= 4
 TABLES      ?= data
 THREADS     ?= 2
 DTB         ?= thai,cambodian
-STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BIN         := build/makruktb
 
 .PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress
@@ -93,7 +92,7 @@ vet:
 	$(GO) vet ./...
 
 lint:
-	$(GO) run $(STATICCHECK) ./...
+	$(GO) tool staticcheck ./...
 
 # A bounded load test of serve on loopback: 64 clients, a mix of valid,
 # invalid and oversized requests, for LOAD (default 60s).
