@@ -6,7 +6,7 @@ THREADS     ?= 2
 DTB         ?= thai,cambodian
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress
+.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress faults
 
 all: build
 
@@ -65,6 +65,13 @@ outofcore-test: build
 # The short version runs in go test (retro's TestKhonTablesEveryTime).
 stress: build
 	bash .ci/stress
+
+# gen (in memory and out of core), verify and convert killed with SIGKILL
+# at 20 random moments each: nothing partial under a final name, a
+# consistent record, and a rerun that ends with the reference checksums
+# (go test runs 3 moments each).
+faults:
+	MAKRUKTB_FAULTS=long $(GO) test -count=1 -timeout 60m ./cmd/makruktb -run 'TestKill9' -v
 
 test: fmt-check tidy-check vet lint ctest race
 	$(GO) test ./...

@@ -53,8 +53,10 @@ type Runner struct {
 	Dir     string
 	Scratch string // where a table out of core keeps its state (default Dir)
 	Memory  int64  // a table that needs more is generated out of core (0: no limit)
-	Threads int
-	Force   bool // regenerate the targets even if present
+	// AllOutOfCore generates every table out of core, whatever its size.
+	AllOutOfCore bool
+	Threads      int
+	Force        bool // regenerate the targets even if present
 	// Verify checks the values of a table without a reference checksum
 	// against their successors before accepting it.
 	Verify bool
@@ -93,6 +95,9 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 		r.Scratch = r.Dir
 	}
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+		return err
+	}
+	if err := RemoveStale(r.Report, r.Dir, r.Scratch); err != nil {
 		return err
 	}
 	// The value arrays are most of the heap and hold no pointers: collect
@@ -164,6 +169,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	if err != nil {
 		return err
 	}
+	spill = spill || r.AllOutOfCore
 	if spill {
 		opts.Scratch = r.Scratch
 		r.Report.Print(fmt.Sprintf("%-15s out of core: about %s of memory and %s of scratch in %s (in memory it would take %s)",
@@ -385,3 +391,27 @@ func (quiet) Stop()                   {}
 func (quiet) Print(string)            {}
 func (quiet) Log(string)              {}
 func (quiet) Made(Result)             {}
+
+// RemoveStale removes from dirs the temporary files a killed run left
+// (atomicfile.RemoveStale) and says so (Report.Log). Runner and Verifier
+// call it as they start.
+func RemoveStale(report Reporter, dirs ...string) error {
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		removed, err := atomicfile.RemoveStale(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if len(removed) > 0 {
+			report.Log(fmt.Sprintf("removed %s left in %s by a run that was killed: %s", units.Plural(len(removed), "temporary file", "temporary files"), dir, strings.Join(removed, " ")))
+		}
+	}
+	return nil
+}

@@ -78,6 +78,9 @@ func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (failed int, err 
 	if v.freeDisk == nil {
 		v.freeDisk = retro.FreeDisk
 	}
+	if err := RemoveStale(v.Report, v.Dir, v.Scratch); err != nil {
+		return 0, err
+	}
 	if v.sums, err = store.ReadChecksums(v.Dir); err != nil {
 		return 0, err
 	}

@@ -48,6 +48,9 @@ WDL files of the tables it generates itself.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
+			if err := pipeline.RemoveStale(&printer{out: out, errOut: cmd.ErrOrStderr()}, dir); err != nil {
+				return err
+			}
 			wrote, kept := 0, 0
 			var bytes int64
 			var missing []string

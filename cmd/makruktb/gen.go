@@ -24,7 +24,7 @@ func newGenCommand() *cobra.Command {
 	var dir, scratch, dtbProfiles string
 	var threads, maxPieces int
 	var memory int64
-	var force, timings, noVerify, noWDL bool
+	var force, timings, noVerify, noWDL, allOutOfCore bool
 	var every time.Duration
 	cmd := &cobra.Command{
 		Use:   "gen [--tables DIR] [--threads N] [--dtb PROFILES] (--max-pieces N | MATERIAL...)",
@@ -80,7 +80,7 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 				}
 			}
 			r := &pipeline.Runner{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Force: force, Verify: !noVerify,
-				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL,
+				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL, AllOutOfCore: allOutOfCore,
 				Report: &printer{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), timings: timings}}
 			return r.Run(cmd.Context(), jobs)
 		},
@@ -94,6 +94,7 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 	cmd.Flags().DurationVar(&every, "checkpoint", 30*time.Minute, "save a table's state at most this often, to resume it after an interruption (0: never)")
 	cmd.Flags().BoolVar(&timings, "timings", false, "print how long each stage of each table took (on stderr)")
 	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "record a table without a reference checksum without checking its values against their successors first")
+	cmd.Flags().BoolVar(&allOutOfCore, "out-of-core", false, "generate every table out of core, whatever --memory allows (for a machine whose memory other work needs, and for tests of the out-of-core path)")
 	cmd.Flags().BoolVar(&noWDL, "no-wdl", false, "do not write the WDL files of the --dtb profiles")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	return cmd

@@ -1,8 +1,8 @@
 // Package atomicfile writes files that appear whole or not at all: the
 // data goes to a temporary file in the same directory, which is synced,
 // renamed over the final name, and the directory synced. A crash leaves at
-// worst a temporary file (".tmp" in its name), never a partial file under
-// the final name. Files get the mode os.Create gives them: 0666 less the
+// worst a temporary file (".tmp" in its name, which RemoveStale clears
+// once its writer is gone), never a partial file under the final name. Files get the mode os.Create gives them: 0666 less the
 // umask (os.CreateTemp's 0600 would hide tables from other users).
 package atomicfile
 
@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Write creates or replaces the file at path with what write puts into
@@ -62,11 +63,12 @@ func WriteBytes(path string, data []byte) error {
 	})
 }
 
-// createTemp opens a new file named path + ".tmp" + a random number, with
-// mode 0666 less the umask.
+// createTemp opens a new file named path + ".tmp" + the process's id +
+// "-" + a random number, with mode 0666 less the umask. The process id
+// lets RemoveStale tell a temporary file whose writer is gone.
 func createTemp(path string) (*os.File, error) {
 	for range 100 {
-		name := path + ".tmp" + strconv.FormatUint(rand.Uint64()>>16, 10)
+		name := path + ".tmp" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(rand.Uint64()>>16, 10)
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -90,4 +92,45 @@ func syncDir(dir string) error {
 	}
 	d.Sync()
 	return d.Close()
+}
+
+// RemoveStale removes the temporary files in dir that Write left when its
+// process died before renaming them (killed with SIGKILL, a crash, a lost
+// node): those whose writer's process id no longer runs. It returns the
+// names it removed. Files of writers still running are left alone.
+func RemoveStale(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		pid, ok := writerOf(e.Name())
+		if !ok || e.IsDir() || processRuns(pid) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, err
+		}
+		removed = append(removed, e.Name())
+	}
+	return removed, nil
+}
+
+// writerOf reads the process id from a temporary file's name
+// (NAME.tmpPID-RANDOM).
+func writerOf(name string) (int, bool) {
+	i := strings.LastIndex(name, ".tmp")
+	if i < 0 {
+		return 0, false
+	}
+	pid, random, ok := strings.Cut(name[i+len(".tmp"):], "-")
+	n, err := strconv.Atoi(pid)
+	if !ok || err != nil || n <= 0 {
+		return 0, false
+	}
+	if _, err := strconv.ParseUint(random, 10, 64); err != nil {
+		return 0, false
+	}
+	return n, true
 }

@@ -4,8 +4,10 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -62,4 +64,44 @@ func TestErrorNamesTheFile(t *testing.T) {
 	err := WriteBytes(path, []byte("x"))
 	require.EqualError(t, err, "create "+path+": no such file or directory")
 	require.ErrorIs(t, err, fs.ErrNotExist)
+}
+
+// RemoveStale removes the temporary files of writers that are gone and
+// keeps those of a writer that runs, and every other file.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	// A process id that ran and is gone: a child that has exited.
+	child := exec.Command("true")
+	require.NoError(t, child.Run())
+	gone := child.Process.Pid
+	names := map[string]bool{ // name: stale
+		fmt.Sprintf("KRvK.mtbm.tmp%d-12345", gone):      true,
+		fmt.Sprintf("KRvK.mtbm.tmp%d-999", os.Getpid()): false,
+		"KRvK.mtbm":                              false,
+		"notes.tmp":                              false,
+		fmt.Sprintf("KRvK.mtbm.tmp%d-x", gone):   false,
+		fmt.Sprintf("SHA256SUMS.tmp%d-77", gone): true,
+	}
+	for name := range names {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o644))
+	}
+	removed, err := RemoveStale(dir)
+	require.NoError(t, err)
+	var want []string
+	for name, stale := range names {
+		if stale {
+			want = append(want, name)
+		}
+		_, err := os.Stat(filepath.Join(dir, name))
+		require.Equal(t, stale, errors.Is(err, fs.ErrNotExist), name)
+	}
+	require.ElementsMatch(t, want, removed)
+	// A temporary file carries its writer's process id.
+	require.NoError(t, WriteBytes(filepath.Join(dir, "x"), []byte("x")))
+	f, err := createTemp(filepath.Join(dir, "y"))
+	require.NoError(t, err)
+	defer f.Close()
+	pid, ok := writerOf(filepath.Base(f.Name()))
+	require.True(t, ok)
+	require.Equal(t, os.Getpid(), pid)
 }

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
+)
+
+// killPoints is how many times each command is killed: a few in every
+// test run, 20 with MAKRUKTB_FAULTS=long (make faults).
+func killPoints() int {
+	if os.Getenv("MAKRUKTB_FAULTS") == "long" {
+		return 20
+	}
+	return 3
+}
+
+// runUntilKilled starts the binary with args and kills it (SIGKILL) after
+// d, or lets it finish first; it reports whether the kill came first.
+func runUntilKilled(t *testing.T, d time.Duration, args ...string) bool {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		require.NoError(t, err, "%v finished before its kill, and failed", args)
+		return false
+	case <-time.After(d):
+		require.NoError(t, cmd.Process.Kill())
+		<-done
+		return true
+	}
+}
+
+// timed runs the binary to the end and returns how long it took.
+func timed(t *testing.T, args ...string) time.Duration {
+	t.Helper()
+	start := time.Now()
+	r := runBinary(t, args...)
+	require.Zero(t, r.code, "%v: %s", args, r.stderr)
+	return time.Since(start)
+}
+
+// consistentAfterKill checks what a killed run may leave in dir: every
+// file under a table's final name is whole (its checksums hold), every
+// checksum recorded in SHA256SUMS is the file's, and the catalogue
+// reads. Temporary files (".tmp"), written but unaccepted tables and
+// checkpoints are allowed: the next run removes or resumes them.
+func consistentAfterKill(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		name := e.Name()
+		if strings.Contains(name, ".tmp") || strings.HasSuffix(name, ".unaccepted") || strings.HasSuffix(name, ".resume") {
+			continue
+		}
+		require.NotContains(t, name, ".rejected", "a table failed its check")
+		if strings.HasSuffix(name, ".mtbm") || strings.HasSuffix(name, ".mtbb") || strings.HasSuffix(name, ".mtbw") {
+			f, err := probe.OpenFile(filepath.Join(dir, name))
+			require.NoError(t, err, name)
+			require.NoError(t, f.CheckData(), name)
+			f.Close()
+		}
+	}
+	sums, err := store.ReadChecksums(dir)
+	require.NoError(t, err)
+	for name, sum := range sums {
+		got, err := store.FileSHA256(filepath.Join(dir, name))
+		require.NoError(t, err, "%s is recorded in SHA256SUMS but not there", name)
+		require.Equal(t, sum, got, "%s: SHA256SUMS records another checksum", name)
+	}
+	_, err = store.ReadCatalogue(dir)
+	require.NoError(t, err)
+}
+
+// finishedLikeReference checks a directory after a run that finished:
+// no temporary file is left, and every table and WDL file is its
+// reference checksum.
+func finishedLikeReference(t *testing.T, dir string) {
+	t.Helper()
+	reference := data.Checksums()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	files := 0
+	for _, e := range entries {
+		name := e.Name()
+		require.NotContains(t, name, ".tmp", "a temporary file was left")
+		require.False(t, strings.HasSuffix(name, ".unaccepted") || strings.HasSuffix(name, ".resume"), name)
+		if want, ok := reference[name]; ok {
+			got, err := store.FileSHA256(filepath.Join(dir, name))
+			require.NoError(t, err)
+			require.Equal(t, want, got, name)
+			files++
+		}
+	}
+	require.NotZero(t, files)
+}
+
+// SIGKILL at random moments of gen (in memory and out of core), verify
+// and convert leaves nothing partial under a final name and a consistent
+// record, and a rerun finishes with the reference checksums (issue 37).
+// The moments are drawn over the length of an uninterrupted run.
+func TestKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills runs of the binary at random moments")
+	}
+	points := killPoints()
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("kill moments seeded with %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 37))
+	moment := func(full time.Duration) time.Duration {
+		return time.Duration(rng.Int64N(int64(full))) + 5*time.Millisecond
+	}
+	materials := []string{"KRvKN", "KSvKM"}
+	for _, mode := range []struct {
+		name  string
+		flags []string
+	}{
+		{"gen", nil},
+		{"gen out of core", []string{"--out-of-core", "--checkpoint", "200ms"}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			gen := func(dir string) []string {
+				return append(append([]string{"gen", "--tables", dir, "--threads", "2"}, mode.flags...), materials...)
+			}
+			full := timed(t, gen(t.TempDir())...)
+			dir := t.TempDir()
+			killed := 0
+			for range points {
+				if runUntilKilled(t, moment(full), gen(dir)...) {
+					killed++
+				}
+				consistentAfterKill(t, dir)
+			}
+			t.Logf("%d of %d runs killed before they finished (an uninterrupted run takes %v)", killed, points, full.Round(time.Millisecond))
+			r := runBinary(t, gen(dir)...)
+			require.Zero(t, r.code, r.stderr)
+			finishedLikeReference(t, dir)
+		})
+	}
+
+	dir := t.TempDir()
+	r := runBinary(t, append([]string{"gen", "--tables", dir, "--threads", "2", "--no-wdl"}, materials...)...)
+	require.Zero(t, r.code, r.stderr)
+	t.Run("verify", func(t *testing.T) {
+		full := timed(t, "verify", "--tables", dir, "--threads", "2")
+		for range points {
+			runUntilKilled(t, moment(full), "verify", "--tables", dir, "--threads", "2")
+			consistentAfterKill(t, dir)
+		}
+		r := runBinary(t, "verify", "--tables", dir, "--threads", "2", "--pending")
+		require.Zero(t, r.code, r.stderr)
+		r = runBinary(t, "verify", "--tables", dir, "--pending")
+		require.Contains(t, r.stderr, "0 tables not yet verified")
+	})
+	t.Run("convert", func(t *testing.T) {
+		copyDir := t.TempDir()
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range entries {
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(copyDir, e.Name()), b, 0o644))
+		}
+		full := timed(t, "convert", "--tables", copyDir)
+		for range points {
+			runUntilKilled(t, moment(full), "convert", "--tables", dir)
+			consistentAfterKill(t, dir)
+		}
+		r := runBinary(t, "convert", "--tables", dir)
+		require.Zero(t, r.code, r.stderr)
+		finishedLikeReference(t, dir)
+	})
+}
