@@ -97,6 +97,13 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return err
 	}
+	unlock, err := store.LockGeneration(r.Dir, func(holder string) {
+		r.Report.Log(fmt.Sprintf("another run is generating tables in %s (%s): waiting for it to finish", r.Dir, holder))
+	})
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if err := RemoveStale(r.Report, r.Dir, r.Scratch); err != nil {
 		return err
 	}

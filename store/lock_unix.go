@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -34,4 +35,41 @@ func Lock(dir string) (unlock func(), err error) {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	return func() { f.Close() }, nil // closing the descriptor releases the lock
+}
+
+// generationLockFile is held by the gen (or convert) writing tables into a
+// directory for as long as it runs: two runs would make the same tables
+// and write the same checkpoints side by side.
+const generationLockFile = ".makruktb.gen.lock"
+
+// LockGeneration takes the directory's generation lock for a run that
+// writes tables. When another process holds it, waiting is called once
+// with what that process wrote in the lock file (its process id and
+// command), then LockGeneration waits for it to finish. The returned
+// function releases the lock; the kernel releases it if the process dies.
+func LockGeneration(dir string, waiting func(holder string)) (unlock func(), err error) {
+	path := filepath.Join(dir, generationLockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", dir, err)
+	}
+	if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == syscall.EWOULDBLOCK {
+		holder, _ := os.ReadFile(path)
+		waiting(strings.TrimSpace(string(holder)))
+		for {
+			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+			if err != syscall.EINTR {
+				break
+			}
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	// Say who holds it, for the next one to wait.
+	if err := f.Truncate(0); err == nil {
+		fmt.Fprintf(f, "process %d (%s)\n", os.Getpid(), strings.Join(os.Args, " "))
+	}
+	return func() { f.Close() }, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -48,7 +49,15 @@ WDL files of the tables it generates itself.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
-			if err := pipeline.RemoveStale(&printer{out: out, errOut: cmd.ErrOrStderr()}, dir); err != nil {
+			report := &printer{out: out, errOut: cmd.ErrOrStderr()}
+			unlock, err := store.LockGeneration(dir, func(holder string) {
+				report.Log(fmt.Sprintf("another run is generating tables in %s (%s): waiting for it to finish", dir, holder))
+			})
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			if err := pipeline.RemoveStale(report, dir); err != nil {
 				return err
 			}
 			wrote, kept := 0, 0
