@@ -69,7 +69,7 @@ stress: build
 # gen (in memory and out of core), verify and convert killed with SIGKILL
 # at 20 random moments each: nothing partial under a final name, a
 # consistent record, and a rerun that ends with the reference checksums
-# (go test runs 3 moments each).
+# (go test runs 2 moments each).
 faults:
 	MAKRUKTB_FAULTS=long $(GO) test -count=1 -timeout 60m ./cmd/makruktb -run 'TestKill9' -v
 
