@@ -142,7 +142,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 		}
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%d tables failed: %s", len(failed), strings.Join(failed, " "))
+		return fmt.Errorf("%s failed: %s", units.Plural(len(failed), "table", "tables"), strings.Join(failed, " "))
 	}
 	if r.WDL {
 		if err := r.writeWDL(ctx, jobs); err != nil {
@@ -219,7 +219,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	clock.enter("write")
 	pending := path + PendingSuffix
 	if err := probe.WriteFile(pending, table.Space, metric, j.ID.Rules, table.Values); err != nil {
-		return fmt.Errorf("write %s: %w", pending, err)
+		return err // naming the file
 	}
 	sum, verified, err := r.accept(ctx, j, table, pending, clock)
 	if err != nil {

@@ -62,7 +62,7 @@ func TestRunRejectsAMismatch(t *testing.T) {
 	rec := &record{}
 	r := &Runner{Dir: dir, Threads: 2, Reference: reference, Verify: true, Report: rec}
 	err := r.Run(context.Background(), plan(t, "KSvK", "KRvK"))
-	require.EqualError(t, err, "1 tables failed: KSvK")
+	require.EqualError(t, err, "1 table failed: KSvK")
 	require.Equal(t, []string{"makruktb: KSvK: SHA-256 " + data.Checksums()["KSvK.mtbm"] + " differs from " + strings.Repeat("0", 64) +
 		" in the reference data/checksums.txt: the generator's output changed; not accepted: the file is kept as " +
 		filepath.Join(dir, "KSvK.mtbm.rejected") + ", which no reader opens"}, rec.logged)
@@ -99,7 +99,7 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 	rec = &record{}
 	r = &Runner{Dir: dir, Threads: 2, Reference: reference, Verify: true, Force: true, Report: rec, spoil: spoilWin}
 	err = r.Run(context.Background(), plan(t, "KRvK"))
-	require.EqualError(t, err, "1 tables failed: KRvK")
+	require.EqualError(t, err, "1 table failed: KRvK")
 	require.Len(t, rec.logged, 1)
 	require.Contains(t, rec.logged[0], "makruktb: verify KRvK: 2 mismatches, first 8/8/8/8/8/8/R7/K1k5 w - - 0 1: stored win in 17 plies, successors give win in 15 plies; not accepted: the file is kept as "+filepath.Join(dir, "KRvK.mtbm.rejected"))
 	got, err := store.FileSHA256(filepath.Join(dir, "KRvK.mtbm"))

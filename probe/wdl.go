@@ -65,10 +65,7 @@ func WriteWDL(path string, dtm, dtb *File, r *honour.Rules) error {
 		_, err := writeWDL(f, dtm, dtb, r)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("probe: write %s: %w", path, err)
-	}
-	return nil
+	return namedWriteError(path, err)
 }
 
 // writeWDL encodes the WDL file of dtm (and dtb) under r into w and

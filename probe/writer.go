@@ -3,9 +3,11 @@ package probe
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"slices"
@@ -28,10 +30,17 @@ func WriteFile(path string, s *index.Space, metric Metric, rules string, values 
 		_, err := Write(f, s, metric, rules, values)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("probe: write %s: %w", path, err)
+	return namedWriteError(path, err)
+}
+
+// namedWriteError is err naming path: as it is when it already does (a
+// full disk is "write PATH: no space left on device"), else wrapped.
+func namedWriteError(path string, err error) error {
+	var pe *fs.PathError
+	if err == nil || errors.As(err, &pe) && pe.Path == path {
+		return err
 	}
-	return nil
+	return fmt.Errorf("probe: write %s: %w", path, err)
 }
 
 // Write encodes the values of both sides to move (values[side].At(index),

@@ -191,3 +191,55 @@ func TestKill9(t *testing.T) {
 		}
 	})
 }
+
+// smallDisk mounts a tmpfs of size bytes on a new directory for the test
+// (root only: without it the test is skipped, or fails under
+// MAKRUKTB_E2E=1); grow remounts it larger.
+func smallDisk(t *testing.T, size string) (dir string, grow func(size string)) {
+	t.Helper()
+	dir = t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
+		if os.Getenv("MAKRUKTB_E2E") == "1" {
+			t.Fatalf("MAKRUKTB_E2E=1 but no tmpfs could be mounted: %v: %s", err, out)
+		}
+		t.Skipf("cannot mount a tmpfs (needs root): %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir, func(size string) {
+		out, err := exec.Command("mount", "-o", "remount,size="+size, dir).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+}
+
+// A disk that fills up during gen: a clear error naming the file, nothing
+// partial under a final name and no temporary file left; once there is
+// room, the rerun finishes with the reference checksums. A checkpoint
+// the disk cannot hold is refused before any work (issue 37).
+func TestFullDisk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mounts a small file system")
+	}
+	for _, size := range []string{"700k", "1200k", "1700k"} {
+		t.Run(size, func(t *testing.T) {
+			dir, grow := smallDisk(t, size)
+			r := runBinary(t, "gen", "--tables", dir, "--threads", "2", "--checkpoint", "0", "KRvKN")
+			require.Equal(t, 1, r.code, r.stdout)
+			require.Regexp(t, `makruktb: write `+dir+`/\S+: no space left on device`, r.stderr)
+			require.NotContains(t, r.stderr, ".tmp", "the error names the file, not its temporary name")
+			consistentAfterKill(t, dir)
+			entries, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			for _, e := range entries {
+				require.NotContains(t, e.Name(), ".tmp", "a temporary file was left")
+			}
+			grow("8m")
+			r = runBinary(t, "gen", "--tables", dir, "--threads", "2", "--checkpoint", "0", "KRvKN")
+			require.Zero(t, r.code, r.stderr)
+			finishedLikeReference(t, dir)
+		})
+	}
+	dir, _ := smallDisk(t, "1m")
+	r := runBinary(t, "gen", "--tables", dir, "KRvKN")
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "its checkpoint takes")
+}

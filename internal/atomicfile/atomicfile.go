@@ -28,6 +28,11 @@ func Write(path string, write func(f *os.File) error) (err error) {
 		if err != nil {
 			f.Close()
 			os.Remove(f.Name())
+			// Name the file the caller asked for, not our temporary name.
+			var pe *fs.PathError
+			if errors.As(err, &pe) && pe.Path == f.Name() {
+				err = &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+			}
 		}
 	}()
 	if err = write(f); err != nil {
