@@ -1,11 +1,20 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -242,4 +251,106 @@ func TestFullDisk(t *testing.T) {
 	r := runBinary(t, "gen", "--tables", dir, "KRvKN")
 	require.Equal(t, 1, r.code)
 	require.Contains(t, r.stderr, "its checkpoint takes")
+}
+
+// serve under load receiving SIGTERM: the requests in flight finish (a
+// slow statistics request among them), new connections are refused once
+// it has stopped, and it exits 0 (issue 37).
+func TestServeSIGTERMUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs serve under load")
+	}
+	dir := t.TempDir()
+	r := runBinary(t, "gen", "--tables", dir, "--threads", "2", "--no-wdl", "KRvKN", "KSvKN")
+	require.Zero(t, r.code, r.stderr)
+	cmd := exec.Command(binary(t), "serve", "--tables", dir, "--addr", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	sc := bufio.NewScanner(stdout)
+	base := ""
+	for sc.Scan() {
+		if _, url, ok := strings.Cut(sc.Text(), "serving "); ok {
+			base = strings.Fields(url)[0]
+			break
+		}
+	}
+	require.NotEmpty(t, base, stderr.String())
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+
+	var mu sync.Mutex
+	var ok, refused int
+	var bad []string
+	stop := make(chan struct{})
+	var clients sync.WaitGroup
+	client := &http.Client{Timeout: 30 * time.Second}
+	for c := range 16 {
+		clients.Add(1)
+		go func() {
+			defer clients.Done()
+			fens := []string{"n7/8/7R/8/8/8/8/K3k3 w - - 0 1", "8/8/8/3k4/8/8/2R5/K7 b - - 0 1"}
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				path := "/api/v1/line?fen=" + url.QueryEscape(fens[(c+i)%2])
+				resp, err := client.Get(base + path)
+				mu.Lock()
+				switch {
+				case err != nil && (errors.Is(err, syscall.ECONNREFUSED) || strings.Contains(err.Error(), "connection refused")):
+					refused++
+				case err != nil:
+					bad = append(bad, err.Error())
+				default:
+					body, err := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if err != nil || resp.StatusCode != 200 || !json.Valid(body) {
+						bad = append(bad, fmt.Sprintf("status %d, %d bytes, %v", resp.StatusCode, len(body), err))
+					} else {
+						ok++
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	// A slow request in flight when the signal comes: KSvKN's statistics.
+	slow := make(chan error, 1)
+	go func() {
+		resp, err := client.Get(base + "/api/v1/stats/KSvKN")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !json.Valid(body) {
+				err = fmt.Errorf("status %d: %s", resp.StatusCode, body)
+			}
+		}
+		slow <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		require.NoError(t, err, "serve exits 0 after SIGTERM: %s", stderr.String())
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("serve still running 15 s after SIGTERM")
+	}
+	require.NoError(t, <-slow, "the request in flight finishes")
+	_, err = client.Get(base + "/api/v1/probe?fen=" + url.QueryEscape("8/8/8/3k4/8/8/2R5/K7 b - - 0 1"))
+	require.Error(t, err, "a new request after the shutdown is refused")
+	close(stop)
+	clients.Wait()
+	require.Empty(t, bad)
+	require.NotZero(t, ok)
+	t.Logf("%d answers in full, %d refused after the shutdown", ok, refused)
 }
