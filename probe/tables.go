@@ -212,10 +212,11 @@ func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFil
 	if pieces == 2 {
 		return site{given: m}, nil, nil
 	}
-	q, flipped := index.Canonical(p)
-	canon := m
-	if flipped {
-		canon = m.Flipped()
+	// The canonical side of the material (index.Canonical, without
+	// counting the material again).
+	q, canon := *p, m
+	if !m.IsCanonical() {
+		q, canon = p.ColorFlipped(), m.Flipped()
 	}
 	lf, err := table(ID{canon, rules})
 	if lf == nil || err != nil {
