@@ -24,17 +24,21 @@ func Lock(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
+	if err := flock(f, syscall.LOCK_EX); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	return func() { f.Close() }, nil // closing the descriptor releases the lock
+}
+
+// flock applies flock(2) operation how to f, again when a signal
+// interrupts it.
+func flock(f *os.File, how int) error {
+	for {
+		if err := syscall.Flock(int(f.Fd()), how); err != syscall.EINTR {
+			return err
+		}
+	}
 }
 
 // generationLockFile is held by the gen (or convert) writing tables into a
@@ -53,15 +57,10 @@ func LockGeneration(dir string, waiting func(holder string)) (unlock func(), err
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
-	if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == syscall.EWOULDBLOCK {
+	if err = flock(f, syscall.LOCK_EX|syscall.LOCK_NB); err == syscall.EWOULDBLOCK {
 		holder, _ := os.ReadFile(path)
 		waiting(strings.TrimSpace(string(holder)))
-		for {
-			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-			if err != syscall.EINTR {
-				break
-			}
-		}
+		err = flock(f, syscall.LOCK_EX)
 	}
 	if err != nil {
 		f.Close()
