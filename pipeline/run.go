@@ -97,13 +97,6 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return err
 	}
-	unlock, err := store.LockGeneration(r.Dir, func(holder string) {
-		r.Report.Log(fmt.Sprintf("another run is generating tables in %s (%s): waiting for it to finish", r.Dir, holder))
-	})
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	if err := RemoveStale(r.Report, r.Dir, r.Scratch); err != nil {
 		return err
 	}
@@ -114,31 +107,22 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	var failed []string
 	kept := 0
 	for _, j := range jobs {
-		if !(r.Force && j.Target) && store.Present(r.Dir, j.ID) {
-			// A run stopped between writing a table and recording its
-			// checksum leaves a complete file without one.
-			recorded, err := store.EnsureChecksum(r.Dir, j.ID, r.Reference)
-			if err != nil {
-				return err
+		made, fatal, err := r.runJob(ctx, j)
+		if fatal != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("interrupted before %s; a rerun continues from there", j.ID)
 			}
-			if recorded {
-				r.Report.Print(fmt.Sprintf("%-15s present but not in %s (a run stopped before recording it, or the directory predates it): recorded it", j.ID, store.ChecksumFile))
-			}
-			kept++
-			continue
+			return fatal
 		}
-		err := r.generate(ctx, j)
-		// The table's arrays are garbage now, but the collector's goal is
-		// still a fifth above them: left to it, the next table would
-		// allocate that much before they went (KSSvKMM's DTM and DTB run
-		// peaked at 22.45 GiB, against 16.44 GiB for each table alone).
-		debug.FreeOSMemory()
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("interrupted during %s; a rerun continues from there", j.ID)
 			}
 			r.Report.Log("makruktb: " + err.Error())
 			failed = append(failed, j.ID.String())
+		}
+		if !made && err == nil {
+			kept++
 		}
 	}
 	if len(failed) > 0 {
@@ -156,6 +140,39 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 		r.Report.Print(fmt.Sprintf("%s generated; %s already in %s kept", units.Plural(len(jobs)-kept, "table", "tables"), units.Plural(kept, "table", "tables"), r.Dir))
 	}
 	return nil
+}
+
+// runJob makes j's table unless it is present, holding the table's lock
+// (store.LockTable) meanwhile: a run that is making it is waited for. It
+// reports whether it made the table; err is the table's failure, fatal
+// one that stops the run.
+func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error) {
+	unlock, fatal := store.LockTable(ctx, r.Dir, j.ID.FileName(), func(holder string) {
+		r.Report.Log(fmt.Sprintf("%-15s another run is making it (%s): waiting for it", j.ID, holder))
+	})
+	if fatal != nil {
+		return false, fatal, nil
+	}
+	defer unlock()
+	if !(r.Force && j.Target) && store.Present(r.Dir, j.ID) {
+		// A run stopped between writing a table and recording its
+		// checksum leaves a complete file without one.
+		recorded, err := store.EnsureChecksum(r.Dir, j.ID, r.Reference)
+		if err != nil {
+			return false, err, nil
+		}
+		if recorded {
+			r.Report.Print(fmt.Sprintf("%-15s present but not in %s (a run stopped before recording it, or the directory predates it): recorded it", j.ID, store.ChecksumFile))
+		}
+		return false, nil, nil
+	}
+	err = r.generate(ctx, j)
+	// The table's arrays are garbage now, but the collector's goal is
+	// still a fifth above them: left to it, the next table would allocate
+	// that much before they went (KSSvKMM's DTM and DTB run peaked at
+	// 22.45 GiB, against 16.44 GiB for each table alone).
+	debug.FreeOSMemory()
+	return true, nil, err
 }
 
 // generate solves one table, writes it, accepts it, records its checksum

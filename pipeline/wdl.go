@@ -31,15 +31,23 @@ type WDLResult struct {
 }
 
 // WriteWDL makes the WDL file of material m under rules r in dir from the
-// DTM file there and, where board's honour decides, r's DTB file, unless
+// DTM file there (holding the file's lock, store.LockTable: a run making
+// it is waited for, and said to report) and, where board's honour decides, r's DTB file, unless
 // a WDL file made from exactly those is present. The file is accepted as
 // a table is (Runner.accept): it must match its reference checksum when
 // reference has one, else it is recorded as it is (it is computed from
 // tables that were checked); a mismatch leaves it as NAME.rejected.
-func WriteWDL(dir string, m tb.Material, r *honour.Rules, reference map[string]string) (res WDLResult, err error) {
+func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r *honour.Rules, reference map[string]string) (res WDLResult, err error) {
 	name := probe.WDLFileName(m, r.Name)
 	res.Name = name
 	path := filepath.Join(dir, name)
+	unlock, err := store.LockTable(ctx, dir, name, func(holder string) {
+		report.Log(fmt.Sprintf("%-22s another run is making it (%s): waiting for it", name, holder))
+	})
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return res, &probe.MissingError{Material: m.String(), Dir: dir}
@@ -134,7 +142,7 @@ func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, p.Name))
 			}
-			res, err := WriteWDL(r.Dir, m, p, r.Reference)
+			res, err := WriteWDL(ctx, r.Report, r.Dir, m, p, r.Reference)
 			if err != nil {
 				return err
 			}

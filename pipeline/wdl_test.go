@@ -66,7 +66,7 @@ func TestRunWritesWDLFiles(t *testing.T) {
 	other, err := os.ReadFile(filepath.Join(dir, "KRvK.thai.mtbw"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, other, 0o644))
-	res, err := WriteWDL(dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, nil)
+	res, err := WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, nil)
 	require.NoError(t, err)
 	require.False(t, res.Kept)
 	again, err := os.ReadFile(path)
@@ -75,13 +75,13 @@ func TestRunWritesWDLFiles(t *testing.T) {
 
 	// A reference that disagrees rejects the file.
 	require.NoError(t, os.Remove(path))
-	_, err = WriteWDL(dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, map[string]string{"KRvKN.thai.mtbw": "00"})
+	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, map[string]string{"KRvKN.thai.mtbw": "00"})
 	require.ErrorContains(t, err, "not accepted")
 	require.NoFileExists(t, path)
 	require.FileExists(t, path+RejectedSuffix)
 
 	// Without its DTB table, KRvKN has no WDL file.
 	require.NoError(t, os.Remove(probe.ID{Material: tb.MustParseMaterial("KRvKN"), Rules: "thai"}.Path(dir)))
-	_, err = WriteWDL(dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, nil)
+	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, nil)
 	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
 }

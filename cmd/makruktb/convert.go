@@ -9,7 +9,6 @@ import (
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
-	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -50,13 +49,6 @@ WDL files of the tables it generates itself.`,
 			}
 			out := cmd.OutOrStdout()
 			report := &printer{out: out, errOut: cmd.ErrOrStderr()}
-			unlock, err := store.LockGeneration(dir, func(holder string) {
-				report.Log(fmt.Sprintf("another run is generating tables in %s (%s): waiting for it to finish", dir, holder))
-			})
-			if err != nil {
-				return err
-			}
-			defer unlock()
 			if err := pipeline.RemoveStale(report, dir); err != nil {
 				return err
 			}
@@ -68,7 +60,7 @@ WDL files of the tables it generates itself.`,
 					if err := cmd.Context().Err(); err != nil {
 						return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, rules[i].Name))
 					}
-					res, err := pipeline.WriteWDL(dir, m, &rules[i], referenceChecksums())
+					res, err := pipeline.WriteWDL(cmd.Context(), report, dir, m, &rules[i], referenceChecksums())
 					switch {
 					case errors.Is(err, probe.ErrNeedsBoardTable) && len(args) == 0:
 						missing = append(missing, res.Name)

@@ -354,3 +354,90 @@ func TestServeSIGTERMUnderLoad(t *testing.T) {
 	require.NotZero(t, ok)
 	t.Logf("%d answers in full, %d refused after the shutdown", ok, refused)
 }
+
+// startBinary starts the binary with args; wait returns its result.
+func startBinary(t *testing.T, args ...string) (wait func() result) {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	return func() result {
+		err := cmd.Wait()
+		code := 0
+		if err != nil {
+			code = cmd.ProcessState.ExitCode()
+		}
+		return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	}
+}
+
+// tablesOfDir lists the table files (DTM and DTB) in dir by their
+// catalogue names ("KRvKN", "KRvKN.thai").
+func tablesOfDir(t *testing.T, dir string) []string {
+	t.Helper()
+	ids, err := probe.Scan(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, id := range ids {
+		names = append(names, id.String())
+	}
+	return names
+}
+
+// Two runs on one table directory: a second gen making a table the first
+// is making waits for it, saying so, and keeps it; gen and verify side by side take
+// turns on the directory's records. No catalogue row or checksum is lost
+// or doubled, and the tables are their reference (issue 37).
+func TestTwoProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary twice at once")
+	}
+	dir := t.TempDir()
+	// The sub-tables first, so that the first run is at work on KSvKM's
+	// DTM table when the second starts.
+	r := runBinary(t, "gen", "--tables", dir, "--dtb", "none", "KMvK", "KSvK")
+	require.Zero(t, r.code, r.stderr)
+	first := startBinary(t, "gen", "--tables", dir, "--threads", "1", "KSvKM", "KRvKN")
+	time.Sleep(300 * time.Millisecond)
+	second := startBinary(t, "gen", "--tables", dir, "--threads", "1", "KRvKN", "KSvKM")
+	a, b := first(), second()
+	require.Zero(t, a.code, a.stderr)
+	require.Zero(t, b.code, b.stderr)
+	require.Regexp(t, `KSvKM +another run is making it \(process \d+ \(.*gen --tables `, b.stderr)
+	finishedLikeReference(t, dir)
+	rows, err := store.ReadCatalogue(dir)
+	require.NoError(t, err)
+	tables := tablesOfDir(t, dir)
+	require.Len(t, rows, len(tables))
+	for _, name := range tables {
+		require.Contains(t, rows, name)
+	}
+	consistentAfterKill(t, dir)
+
+	// gen of new tables beside verify of the old: both go through.
+	gen := startBinary(t, "gen", "--tables", dir, "--threads", "1", "KRvKS")
+	verify := startBinary(t, "verify", "--tables", dir, "--threads", "1", "KRvKN", "KSvKM")
+	g, v := gen(), verify()
+	require.Zero(t, g.code, g.stderr)
+	require.Zero(t, v.code, v.stderr)
+	rows, err = store.ReadCatalogue(dir)
+	require.NoError(t, err)
+	tables = tablesOfDir(t, dir)
+	require.Len(t, rows, len(tables))
+	sums, err := store.ReadChecksums(dir)
+	require.NoError(t, err)
+	for _, name := range tables {
+		require.Contains(t, rows, name)
+		if strings.HasPrefix(name, "KRvKN") || strings.HasPrefix(name, "KSvKM") {
+			require.NotEmpty(t, rows[name].Verified, "%s: verify's mark was lost", name)
+		}
+	}
+	ids, err := probe.Scan(dir)
+	require.NoError(t, err)
+	for _, id := range ids {
+		require.Contains(t, sums, id.FileName())
+	}
+	finishedLikeReference(t, dir)
+	consistentAfterKill(t, dir)
+}
