@@ -31,12 +31,13 @@ type WDLResult struct {
 }
 
 // WriteWDL makes the WDL file of material m under rules r in dir from the
-// DTM file there (holding the file's lock, store.LockTable: a run making
-// it is waited for, and said to report) and, where board's honour decides, r's DTB file, unless
-// a WDL file made from exactly those is present. The file is accepted as
-// a table is (Runner.accept): it must match its reference checksum when
-// reference has one, else it is recorded as it is (it is computed from
-// tables that were checked); a mismatch leaves it as NAME.rejected.
+// DTM file there and, where board's honour decides, r's DTB file, unless
+// a WDL file made from exactly those is present. It holds the file's lock
+// meanwhile (store.LockTable: a run making it is waited for, which it
+// tells report). The file is accepted as a table is (Runner.accept): it
+// must match its reference checksum when reference has one, else it is
+// recorded as it is (it is computed from tables that were checked); a
+// mismatch leaves it as NAME.rejected.
 func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r *honour.Rules, reference map[string]string) (res WDLResult, err error) {
 	name := probe.WDLFileName(m, r.Name)
 	res.Name = name
