@@ -90,36 +90,55 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules) (int64, error) {
 	}
 	perSide := h.blocksPerSide()
 	h.Blocks = 2 * perSide
-	judge := [2]*categorizer{newCategorizer(r, r.FreshCountFor(m, tb.White)), newCategorizer(r, r.FreshCountFor(m, tb.Black))}
-	type scratch struct{ dtm, dtb []value.Value }
-	buffers := sync.Pool{New: func() any { return new(scratch) }}
+	src := newWDLSource(dtm, dtb, r)
+	buffers := sync.Pool{New: func() any { return new(wdlScratch) }}
 	return writeBlocks(w, &h, zstd.SpeedBestCompression, func(k int, raw []byte) ([]byte, error) {
 		side := tb.Color(k / perSide)
 		lo := uint64(k%perSide) * uint64(h.BlockSize)
-		hi := min(lo+uint64(h.BlockSize), h.Size)
-		buf := buffers.Get().(*scratch)
+		buf := buffers.Get().(*wdlScratch)
 		defer buffers.Put(buf)
-		var err error
-		if buf.dtm, err = dtm.Range(side, lo, hi, buf.dtm); err != nil {
+		return src.codes(side, lo, min(lo+uint64(h.BlockSize), h.Size), buf, raw)
+	})
+}
+
+// wdlSource computes WDL codes from a DTM file and, where board's honour
+// decides, a DTB file: for the writer and for CheckWDL.
+type wdlSource struct {
+	dtm, dtb *File
+	judge    [2]*categorizer // by side to move, under its fresh count
+}
+
+func newWDLSource(dtm, dtb *File, r *honour.Rules) *wdlSource {
+	m := dtm.Header.Material
+	return &wdlSource{dtm: dtm, dtb: dtb, judge: [2]*categorizer{newCategorizer(r, r.FreshCountFor(m, tb.White)), newCategorizer(r, r.FreshCountFor(m, tb.Black))}}
+}
+
+// wdlScratch holds the values a block's codes come from.
+type wdlScratch struct{ dtm, dtb []value.Value }
+
+// codes appends to out the codes of side's indices [lo, hi), reading the
+// values into buf (value.Draw stands for the DTB values when there is no
+// DTB file).
+func (s *wdlSource) codes(side tb.Color, lo, hi uint64, buf *wdlScratch, out []byte) ([]byte, error) {
+	var err error
+	if buf.dtm, err = s.dtm.Range(side, lo, hi, buf.dtm); err != nil {
+		return nil, err
+	}
+	buf.dtb = buf.dtb[:0]
+	if s.dtb != nil {
+		if buf.dtb, err = s.dtb.Range(side, lo, hi, buf.dtb); err != nil {
 			return nil, err
 		}
-		if dtb != nil {
-			if buf.dtb, err = dtb.Range(side, lo, hi, buf.dtb); err != nil {
-				return nil, err
-			}
+	} else {
+		for range buf.dtm {
+			buf.dtb = append(buf.dtb, value.Draw)
 		}
-		c := judge[side]
-		if dtb == nil {
-			for _, v := range buf.dtm {
-				raw = append(raw, c.code(v, value.Draw))
-			}
-		} else {
-			for i, v := range buf.dtm {
-				raw = append(raw, c.code(v, buf.dtb[i]))
-			}
-		}
-		return raw, nil
-	})
+	}
+	c := s.judge[side]
+	for i, v := range buf.dtm {
+		out = append(out, c.code(v, buf.dtb[i]))
+	}
+	return out, nil
 }
 
 // categorizer gives the WDL code of a position from its DTM and DTB values
@@ -183,8 +202,7 @@ func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules) error {
 	if dtb == nil && NeedsBoardTable(h.Material, r) {
 		return fmt.Errorf("checking %s needs %s: %w", wdl.name, BoardFileName(h.Material, r.Name), ErrNeedsBoardTable)
 	}
-	m := h.Material
-	judge := [2]*categorizer{newCategorizer(r, r.FreshCountFor(m, tb.White)), newCategorizer(r, r.FreshCountFor(m, tb.Black))}
+	src := newWDLSource(dtm, dtb, r)
 	perSide := wdl.perSide
 	return parallel.For(ctx, int64(h.Blocks), 0, func(u int64) error {
 		k := int(u)
@@ -194,25 +212,15 @@ func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules) error {
 		if err != nil {
 			return err
 		}
-		hi := lo + uint64(len(raw))
-		values, err := dtm.Range(side, lo, hi, nil)
+		var buf wdlScratch
+		want, err := src.codes(side, lo, lo+uint64(len(raw)), &buf, nil)
 		if err != nil {
 			return err
 		}
-		var boards []value.Value
-		if dtb != nil {
-			if boards, err = dtb.Range(side, lo, hi, nil); err != nil {
-				return err
-			}
-		}
-		for i, v := range values {
-			b := value.Draw
-			if boards != nil {
-				b = boards[i]
-			}
-			if want := judge[side].code(v, b); raw[i] != want {
+		for i := range want {
+			if raw[i] != want[i] {
 				return wdl.corrupt(wdl.dataStart+int64(h.Offsets[k]), "%s to move, index %d: category %s stored, %s computed from the DTM and DTB values %v and %v",
-					side.Name(), lo+uint64(i), wdlCategory(raw[i]), wdlCategory(want), v, b)
+					side.Name(), lo+uint64(i), wdlCategory(raw[i]), wdlCategory(want[i]), buf.dtm[i], buf.dtb[i])
 			}
 		}
 		return nil
