@@ -16,6 +16,11 @@ var ErrUnsupported = errors.New("unsupported table")
 // made without its profile's DTB table.
 var ErrNeedsBoardTable = errors.New("the board's-honour table is needed")
 
+// ErrNotStored is wrapped by errors about reading the side to move a
+// version-2 file does not store: its values come from the other side's by
+// a one-ply search (Tables does it; retro.Derive for a whole table).
+var ErrNotStored = errors.New("side to move not stored in the file")
+
 // CorruptError reports a damaged table file: which file, where, and what.
 type CorruptError struct {
 	File   string

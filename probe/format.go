@@ -12,13 +12,21 @@ import (
 // Magic starts every table file.
 const Magic = "MAKRUKTB"
 
-// Version is the format version of the DTM and DTB files this package
-// writes; it reads it and WDLVersion.
+// Version is the format version of the DTM and DTB files WriteFile
+// writes: both sides to move stored.
 const Version = 1
 
-// WDLVersion is the format version of WDL files: version 1's layout with
-// the fields of the files they were made from (see doc.go).
-const WDLVersion = 2
+// Version2 is the format of WDL files and of the DTM and DTB files
+// WriteFileV2 writes, which store one side to move: version 1's layout
+// with the codec and the sides stored after the block count, and in a
+// WDL file the checksums of the files it was made from (see doc.go).
+const Version2 = 2
+
+// Codec and sides-stored fields of a version-2 header.
+const (
+	codecZstd = 1 // the blocks are zstd frames of Width bytes per index
+	bothSides = 3 // the sides stored: bit 0 White, bit 1 Black
+)
 
 // Metric says what a table's values measure.
 type Metric uint8
@@ -62,12 +70,17 @@ func (m Metric) String() string {
 	return fmt.Sprintf("metric(%d)", uint8(m))
 }
 
-// DefaultBlockSize is the number of values per compressed block.
+// DefaultBlockSize is the number of values per compressed block of a
+// version-1 file.
 const DefaultBlockSize = 1 << 15
+
+// BlockSizeV2 is the number of indices per block of a version-2 file:
+// eight version-1 blocks, which compress a fifth smaller than one.
+const BlockSizeV2 = 8 * DefaultBlockSize
 
 // Header describes a table file; it is everything before the data section.
 type Header struct {
-	Version     int // Version, or WDLVersion for a WDL file
+	Version     int // Version or Version2 (always for a WDL file)
 	Material    tb.Material
 	Metric      Metric
 	Rules       string // rule profile, empty for DTM
@@ -77,9 +90,14 @@ type Header struct {
 	PerKingPair uint64
 	Size        uint64 // indices per side to move
 	BlockSize   int    // values per block
-	Blocks      int    // blocks in the file, both sides
-	Offsets     []uint64
-	DataCRC     uint32
+	Blocks      int    // blocks in the file, every side stored
+	// Sides is the sides to move stored (bit 0 White, bit 1 Black): both
+	// in version 1 and in WDL files, one in a version-2 DTM or DTB file,
+	// whose other side follows from it by one ply (package retro's
+	// Derive, Tables' one-ply search).
+	Sides   int
+	Offsets []uint64
+	DataCRC uint32
 	// Made from, in a WDL file: the data checksums (DataCRC) of the DTM
 	// file and of the DTB file (0 when the material has none) it was
 	// computed from.
@@ -100,6 +118,21 @@ func (h *Header) blocksPerSide() int {
 	return int((h.Size + uint64(h.BlockSize) - 1) / uint64(h.BlockSize))
 }
 
+// Stores reports whether the file holds the values of side to move.
+func (h *Header) Stores(side tb.Color) bool { return h.Sides&(1<<side) != 0 }
+
+// sidesStored returns how many sides to move the file holds.
+func (h *Header) sidesStored() int { return h.Sides&1 + h.Sides>>1&1 }
+
+// StoredSide returns the side to move a one-sided file holds (White for a
+// file that holds both).
+func (h *Header) StoredSide() tb.Color {
+	if h.Sides == 2 {
+		return tb.Black
+	}
+	return tb.White
+}
+
 // newHeader fills the index parameters of a header from the index space.
 func newHeader(s *index.Space, metric Metric, width int) Header {
 	sym := 2
@@ -116,6 +149,7 @@ func newHeader(s *index.Space, metric Metric, width int) Header {
 		PerKingPair: s.PerKingPair(),
 		Size:        s.Size(),
 		BlockSize:   DefaultBlockSize,
+		Sides:       bothSides,
 	}
 }
 
@@ -137,8 +171,10 @@ func (h *Header) marshal() []byte {
 	b = binary.LittleEndian.AppendUint64(b, h.Size)
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.BlockSize))
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.Blocks))
-	if h.Version == WDLVersion {
-		b = append(b, wdlCodecZstd, wdlBothSides)
+	if h.Version == Version2 {
+		b = append(b, codecZstd, byte(h.Sides))
+	}
+	if h.Metric == WDL {
 		b = binary.LittleEndian.AppendUint32(b, h.DTMCRC)
 		b = binary.LittleEndian.AppendUint32(b, h.DTBCRC)
 	}

@@ -32,10 +32,12 @@ type File struct {
 	Space     *index.Space
 	dataStart int64
 	dec       *zstd.Decoder
-	// perSide is the number of blocks per side to move; blockShift is
+	// perSide is the number of blocks per side to move, first[side] the
+	// first block of side (-1 when the file does not store it); blockShift is
 	// log2 of the block size when it is a power of two (as the writer
 	// makes it), so that BlockOf needs no division, else 0.
 	perSide    int
+	first      [2]int
 	blockShift uint
 	// buffers recycles the blocks that passes over many of them (Range,
 	// LoadAll) decode into: a block's worth of garbage per pass of a
@@ -155,11 +157,11 @@ func (t *File) readHeader(size int64) error {
 	}
 	h := &t.Header
 	h.Version = c.u16()
-	if h.Version != Version && h.Version != WDLVersion {
-		return fmt.Errorf("%s: format version %d, this reader knows %d and %d: %w", t.name, h.Version, Version, WDLVersion, ErrUnsupported)
+	if h.Version != Version && h.Version != Version2 {
+		return fmt.Errorf("%s: format version %d, this reader knows %d and %d: %w", t.name, h.Version, Version, Version2, ErrUnsupported)
 	}
 	h.Metric = Metric(c.u8())
-	if h.Version == Version && h.Metric != DTM && h.Metric != DTB || h.Version == WDLVersion && h.Metric != WDL {
+	if h.Metric != DTM && h.Metric != DTB && (h.Metric != WDL || h.Version != Version2) {
 		return fmt.Errorf("%s: metric %d in a version %d file: %w", t.name, h.Metric, h.Version, ErrUnsupported)
 	}
 	h.Width = c.u8()
@@ -185,10 +187,19 @@ func (t *File) readHeader(size int64) error {
 	blockOff := c.off
 	h.BlockSize = int(c.u32())
 	h.Blocks = int(c.u32())
-	if h.Version == WDLVersion {
-		if codec, sides := c.u8(), c.u8(); (codec != wdlCodecZstd || sides != wdlBothSides) && !c.bad {
-			return fmt.Errorf("%s: codec %d, sides %d: %w", t.name, codec, sides, ErrUnsupported)
+	h.Sides = bothSides
+	if h.Version == Version2 {
+		codecOff := c.off
+		codec := c.u8()
+		h.Sides = c.u8()
+		if codec != codecZstd && !c.bad {
+			return fmt.Errorf("%s: codec %d: %w", t.name, codec, ErrUnsupported)
 		}
+		if (h.Sides < 1 || h.Sides > bothSides || h.Metric == WDL && h.Sides != bothSides) && !c.bad {
+			return t.corrupt(int64(codecOff+1), "sides stored %d in a %s file", h.Sides, h.Metric)
+		}
+	}
+	if h.Metric == WDL {
 		h.DTMCRC, h.DTBCRC = c.u32(), c.u32()
 	}
 	if c.bad {
@@ -202,7 +213,7 @@ func (t *File) readHeader(size int64) error {
 		h.KingPairs != want.KingPairs || h.PerKingPair != want.PerKingPair || h.Size != want.Size {
 		return t.corrupt(int64(nameOff), "index parameters do not match material %s", m)
 	}
-	if h.BlockSize < 1 || h.BlockSize > 1<<24 || h.Blocks != 2*h.blocksPerSide() {
+	if h.BlockSize < 1 || h.BlockSize > 1<<24 || h.Blocks != h.sidesStored()*h.blocksPerSide() {
 		return t.corrupt(int64(blockOff), "block size %d and count %d do not fit %d values per side", h.BlockSize, h.Blocks, h.Size)
 	}
 	headerLen := int64(c.off) + 8*int64(h.Blocks+1) + 8
@@ -237,6 +248,14 @@ func (t *File) readHeader(size int64) error {
 	}
 	t.Space = space
 	t.perSide = h.blocksPerSide()
+	t.first = [2]int{-1, -1}
+	next := 0
+	for side := tb.White; side <= tb.Black; side++ {
+		if h.Stores(side) {
+			t.first[side] = next
+			next += t.perSide
+		}
+	}
 	if bs := uint(h.BlockSize); bs > 1 && bs&(bs-1) == 0 {
 		t.blockShift = uint(bits.TrailingZeros(bs))
 	}
@@ -250,7 +269,8 @@ func (t *File) blockLen(k int) int {
 	return int(min(uint64(t.Header.BlockSize), t.Header.Size-lo))
 }
 
-// Block returns the decompressed values of block k (White's blocks first).
+// Block returns the decompressed values of block k (White's blocks first
+// when the file stores both sides).
 func (t *File) Block(k int) ([]value.Value, error) {
 	raw, err := t.rawBlock(k)
 	if err != nil {
@@ -301,13 +321,27 @@ func (t *File) rawBlockInto(k int, raw, comp []byte) ([]byte, []byte, error) {
 	return raw, comp, nil
 }
 
-// BlockOf returns the block holding the value of index i for side.
+// BlockOf returns the block holding the value of index i for side, and
+// block -1 when the file does not store side (Header.Stores): reading
+// block -1 is an error.
 func (t *File) BlockOf(side tb.Color, i uint64) (block, offset int) {
+	first := t.first[side]
+	if first < 0 {
+		return -1, 0
+	}
 	if s := t.blockShift; s > 0 {
-		return int(side)*t.perSide + int(i>>s), int(i & (1<<s - 1))
+		return first + int(i>>s), int(i & (1<<s - 1))
 	}
 	size := uint64(t.Header.BlockSize)
-	return int(side)*t.perSide + int(i/size), int(i % size)
+	return first + int(i/size), int(i % size)
+}
+
+// sideOf returns the side to move whose values block k holds.
+func (t *File) sideOf(k int) tb.Color {
+	if t.first[tb.Black] >= 0 && k >= t.first[tb.Black] {
+		return tb.Black
+	}
+	return tb.White
 }
 
 // Range decodes the values of side in [lo, hi) into dst (reusing its
@@ -316,6 +350,9 @@ func (t *File) BlockOf(side tb.Color, i uint64) (block, offset int) {
 func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.Value, error) {
 	if lo > hi || hi > t.Header.Size {
 		return nil, fmt.Errorf("%s: range [%d, %d) outside the %d values of a side", t.name, lo, hi, t.Header.Size)
+	}
+	if !t.Header.Stores(side) {
+		return nil, fmt.Errorf("%s: %v to move: %w", t.name, side, ErrNotStored)
 	}
 	dst = dst[:0]
 	bufs := t.getBuffers()
@@ -334,8 +371,10 @@ func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.V
 }
 
 // LoadAll decompresses the whole table: values[side].At(index). Holes hold
-// arbitrary values. The blocks are decoded on every core; on failure the
-// error is that of the first bad block.
+// arbitrary values, and so does a side the file does not store
+// (Header.Stores; package retro's Derive computes it). The blocks are
+// decoded on every core; on failure the error is that of the first bad
+// block.
 func (t *File) LoadAll() ([2]*value.Array, error) {
 	var out [2]*value.Array
 	for side := range out {
@@ -352,7 +391,7 @@ func (t *File) LoadAll() ([2]*value.Array, error) {
 		}
 		raw := bufs.raw
 		lo := uint64((k % per) * h.BlockSize)
-		dst := out[k/per]
+		dst := out[t.sideOf(k)]
 		for i := range len(raw) / h.Width {
 			dst.Set(lo+uint64(i), t.valueAt(raw, i))
 		}

@@ -30,12 +30,8 @@ import (
 // previous legal position's: they cost next to nothing, and the same
 // tables always give the same bytes.
 const (
-	// WDLBlockSize is the number of indices per block of a WDL file: eight
-	// DTM blocks, as categories compress far better than distances.
-	WDLBlockSize = 8 * DefaultBlockSize
-
-	wdlCodecZstd = 1 // the blocks are zstd frames of one byte per index
-	wdlBothSides = 3 // both sides to move are stored (bit 0 White, bit 1 Black)
+	// WDLBlockSize is the number of indices per block of a WDL file.
+	WDLBlockSize = BlockSizeV2
 )
 
 // wdlCode is a category's byte in a WDL file: 0 loss, 1 blessed-loss,
@@ -81,7 +77,7 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules) (int64, error) {
 		return 0, fmt.Errorf("%s: the %s table of %s (rules %q), not %s's DTB table under %s", dtb.name, dtb.Header.Metric, dtb.Header.Material, dtb.Header.Rules, m, r.Name)
 	}
 	h := newHeader(dtm.Space, WDL, 1)
-	h.Version = WDLVersion
+	h.Version = Version2
 	h.Rules = r.Name
 	h.BlockSize = WDLBlockSize
 	h.DTMCRC = dtm.Header.DataCRC
