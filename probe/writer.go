@@ -18,6 +18,7 @@ import (
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/internal/parallel"
+	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/value"
 )
 
@@ -54,25 +55,103 @@ func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2
 			return 0, fmt.Errorf("side %d has %d values, the index has %d", side, values[side].Len(), s.Size())
 		}
 	}
-	width := valueWidth(values)
+	width := valueWidth(values[:]...)
 	h := newHeader(s, metric, width)
 	h.Rules = rules
 	perSide := h.blocksPerSide()
 	h.Blocks = 2 * perSide
-	expanded := sync.Pool{New: func() any { return new([]value.Value) }}
+	fill := blockFiller(&h, width)
 	return writeBlocks(w, &h, zstd.SpeedDefault, func(k int, raw []byte) ([]byte, error) {
-		side, b := k/perSide, k%perSide
+		return fill(values[k/perSide], k%perSide, raw), nil
+	})
+}
+
+// WriteFileV2 writes a table as a version-2 file at path, atomically (see
+// WriteFile): one side to move stored, the other derived from it by one
+// ply when read.
+func WriteFileV2(path string, s *index.Space, metric Metric, rules string, values [2]*value.Array) error {
+	err := atomicfile.Write(path, func(f *os.File) error {
+		_, err := WriteV2(f, s, metric, rules, values)
+		return err
+	})
+	return namedWriteError(path, err)
+}
+
+// WriteV2 encodes a table as a version-2 file into w and returns its
+// length. Of the two sides to move it stores the one whose values
+// compress smaller (measured on a sample of blocks), in blocks of
+// BlockSizeV2 indices at zstd's best level; the other side's values
+// follow from it by one ply and are not written. The same values always
+// give the same bytes.
+func WriteV2(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2]*value.Array) (int64, error) {
+	for side := range values {
+		if values[side].Len() != s.Size() {
+			return 0, fmt.Errorf("side %d has %d values, the index has %d", side, values[side].Len(), s.Size())
+		}
+	}
+	h := newHeader(s, metric, 1)
+	h.Version = Version2
+	h.Rules = rules
+	h.BlockSize = BlockSizeV2
+	side, err := smallerSide(&h, values)
+	if err != nil {
+		return 0, err
+	}
+	h.Width = valueWidth(values[side])
+	h.Sides = 1 << side
+	h.Blocks = h.blocksPerSide()
+	fill := blockFiller(&h, h.Width)
+	return writeBlocks(w, &h, zstd.SpeedBestCompression, func(k int, raw []byte) ([]byte, error) {
+		return fill(values[side], k, raw), nil
+	})
+}
+
+// sampleEvery is the fraction of blocks smallerSide compresses.
+const sampleEvery = 16
+
+// smallerSide returns the side to move whose values compress smaller:
+// every sampleEvery-th block of h's size (block 0 included) of each side,
+// compressed at zstd's default level, ties to White.
+func smallerSide(h *Header, values [2]*value.Array) (tb.Color, error) {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return 0, err
+	}
+	defer enc.Close()
+	var size [2]int
+	var raw, packed []byte
+	for side := range values {
+		width := valueWidth(values[side])
+		fill := blockFiller(h, width)
+		for b := 0; b < h.blocksPerSide(); b += sampleEvery {
+			raw = fill(values[side], b, raw[:0])
+			packed = enc.EncodeAll(raw, packed[:0])
+			size[side] += len(packed)
+		}
+	}
+	if size[tb.Black] < size[tb.White] {
+		return tb.Black, nil
+	}
+	return tb.White, nil
+}
+
+// blockFiller returns the function that encodes block b of one side's
+// values (h's block size, width bytes per value) into raw, reusing its
+// capacity.
+func blockFiller(h *Header, width int) func(vals *value.Array, b int, raw []byte) []byte {
+	expanded := sync.Pool{New: func() any { return new([]value.Value) }}
+	return func(vals *value.Array, b int, raw []byte) []byte {
 		lo := uint64(b) * uint64(h.BlockSize)
 		hi := min(lo+uint64(h.BlockSize), h.Size)
 		if width == 1 {
 			// Every code fits a byte: the array's bytes are the codes.
-			return encodeBytes(raw, values[side].Codes()[lo:hi]), nil
+			return encodeBytes(raw, vals.Codes()[lo:hi])
 		}
-		vals := expanded.Get().(*[]value.Value)
-		defer expanded.Put(vals)
-		*vals = values[side].Slice(lo, hi, *vals)
-		return encodeBlock(raw, *vals, width), nil
-	})
+		buf := expanded.Get().(*[]value.Value)
+		defer expanded.Put(buf)
+		*buf = vals.Slice(lo, hi, *buf)
+		return encodeBlock(raw, *buf, width)
+	}
 }
 
 // writeBlocks writes a file of header h (its block count set) whose block
@@ -141,7 +220,7 @@ func writeBlocks(w io.WriterAt, h *Header, level zstd.EncoderLevel, fill func(k 
 
 // valueWidth returns the bytes per value the values need: 1, or 2 when one
 // exceeds 255 (only the overflow entries can).
-func valueWidth(values [2]*value.Array) int {
+func valueWidth(values ...*value.Array) int {
 	for _, a := range values {
 		for _, w := range a.Overflowed() {
 			if w.Value > 255 {

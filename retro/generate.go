@@ -51,14 +51,15 @@ func (o *Options) validate() error {
 // Stage names a pass of the work.
 type Stage string
 
-// The passes: generation seeds, iterates and finishes; verification and
-// statistics have one pass each.
+// The passes: generation seeds, iterates and finishes; verification,
+// statistics and Derive have one pass each.
 const (
 	StageSeed    Stage = "seed"
 	StageIterate Stage = "iterate"
 	StageFinish  Stage = "finish"
 	StageVerify  Stage = "verify"
 	StageStats   Stage = "stats"
+	StageDerive  Stage = "derive" // the side a version-2 file does not store
 )
 
 // Progress reports how far a pass has come.

@@ -56,12 +56,22 @@ func VerifyTogether(ctx context.Context, checks []Check, opts Options) ([]error,
 	if len(checks) == 0 {
 		return nil, nil
 	}
+	tables, resolvers, err := resolversOf(checks)
+	if err != nil {
+		return nil, err
+	}
+	return verify(ctx, tables, resolvers, opts)
+}
+
+// resolversOf returns the tables of checks (one material) and the capture
+// resolvers of their sub-tables.
+func resolversOf(checks []Check) ([]*Table, []captureValues, error) {
 	m := checks[0].Table.Material()
 	tables := make([]*Table, len(checks))
 	resolvers := make([]captureValues, len(checks))
 	for x, c := range checks {
 		if c.Table.Material() != m {
-			return nil, fmt.Errorf("verify: tables of %s and %s in one pass", m, c.Table.Material())
+			return nil, nil, fmt.Errorf("tables of %s and %s in one pass", m, c.Table.Material())
 		}
 		tables[x] = c.Table
 		var err error
@@ -71,10 +81,10 @@ func VerifyTogether(ctx context.Context, checks []Check, opts Options) ([]error,
 			resolvers[x], err = loadBoardCaptures(m, c.Rules, c.DTM, c.DTB)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return verify(ctx, tables, resolvers, opts)
+	return tables, resolvers, nil
 }
 
 // verifyOne runs VerifyTogether for a single check.
@@ -94,26 +104,19 @@ func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opt
 	counts := make([]atomic.Int64, len(tables))
 	firsts := make([]*MismatchError, len(tables))
 	var firstMu sync.Mutex
-	err := forKingPairs(ctx, space, &opts, StageVerify, 0, func(side tb.Color, k int) {
-		var moves tb.MoveList
-		want := make([]value.Value, len(tables))
-		space.Walk(k, side, func(i uint64, p *tb.Position) {
-			moves.N = 0
-			p.LegalMoves(&moves)
-			oneMoveValues(tables, resolvers, p, i, k, moves.Slice(), want)
-			for x, table := range tables {
-				got := table.Values[side].At(i)
-				if got == want[x] {
-					continue
-				}
-				counts[x].Add(1)
-				firstMu.Lock()
-				if firsts[x] == nil {
-					firsts[x] = &MismatchError{Material: material, FEN: p.FEN(), Stored: got, Recomputed: want[x]}
-				}
-				firstMu.Unlock()
+	err := oneMovePass(ctx, tables, resolvers, opts, StageVerify, func(tb.Color) bool { return true }, func(side tb.Color, i uint64, p *tb.Position, want []value.Value) {
+		for x, table := range tables {
+			got := table.Values[side].At(i)
+			if got == want[x] {
+				continue
 			}
-		})
+			counts[x].Add(1)
+			firstMu.Lock()
+			if firsts[x] == nil {
+				firsts[x] = &MismatchError{Material: material, FEN: p.FEN(), Stored: got, Recomputed: want[x]}
+			}
+			firstMu.Unlock()
+		}
 	})
 	if err != nil {
 		return nil, err
@@ -126,6 +129,27 @@ func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opt
 		}
 	}
 	return errs, nil
+}
+
+// oneMovePass calls fn for every legal position of tables' material
+// whose side to move is one of sides, with the values its successors give
+// it in each of tables (captures resolved by the matching resolvers), on
+// the workers of opts, reporting progress under stage.
+func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues, opts Options, stage Stage, sides func(tb.Color) bool, fn func(side tb.Color, i uint64, p *tb.Position, want []value.Value)) error {
+	space := tables[0].Space
+	return forKingPairs(ctx, space, &opts, stage, 0, func(side tb.Color, k int) {
+		if !sides(side) {
+			return
+		}
+		var moves tb.MoveList
+		want := make([]value.Value, len(tables))
+		space.Walk(k, side, func(i uint64, p *tb.Position) {
+			moves.N = 0
+			p.LegalMoves(&moves)
+			oneMoveValues(tables, resolvers, p, i, k, moves.Slice(), want)
+			fn(side, i, p, want)
+		})
+	})
 }
 
 // oneMoveValues sets best[x] to the value of p (index i, king pair k) from

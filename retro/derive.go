@@ -1,0 +1,42 @@
+package retro
+
+import (
+	"context"
+
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// Derive computes the values of side to move of each check's table (one
+// material) from the other side's values and the sub-tables: the one-ply
+// search Verify compares with, written instead of compared. A version-2
+// table file stores one side to move; loading it whole derives the other.
+// The derived side's holes hold value.Draw.
+func Derive(ctx context.Context, checks []Check, side tb.Color, opts Options) error {
+	if len(checks) == 0 {
+		return nil
+	}
+	tables, resolvers, err := resolversOf(checks)
+	if err != nil {
+		return err
+	}
+	derived := make([]*value.Array, len(tables))
+	for x := range derived {
+		derived[x] = value.NewArray(tables[x].Space.Size())
+	}
+	only := func(s tb.Color) bool { return s == side }
+	err = oneMovePass(ctx, tables, resolvers, opts, StageDerive, only, func(_ tb.Color, i uint64, _ *tb.Position, want []value.Value) {
+		for x, v := range want {
+			derived[x].Set(i, v)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for x, table := range tables {
+		derived[x].Seal()
+		table.Values[side] = derived[x]
+		table.HolesMarked = false
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package retro
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// Deriving either side of a DTM and of a DTB table from the other gives
+// back every legal position's value: what a version-2 file, which stores
+// one side, relies on.
+func TestDeriveGivesBackEachSide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece DTB")
+	}
+	dtm := solve(t, "KRvKN")
+	thai := solveDTB(t, "KRvKN", &honour.ThaiRules)
+	dtbOf := func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), &honour.ThaiRules), nil }
+	for side := tb.White; side <= tb.Black; side++ {
+		copyDTM, copyThai := onlySide(dtm, side.Other()), onlySide(thai, side.Other())
+		checks := []Check{
+			{Table: copyDTM, DTM: shared.get},
+			{Table: copyThai, Rules: &honour.ThaiRules, DTM: shared.get, DTB: dtbOf},
+		}
+		require.NoError(t, Derive(context.Background(), checks, side, Options{Threads: 2}))
+		for x, want := range []*Table{dtm, thai} {
+			got := checks[x].Table
+			n := 0
+			for k := range want.Space.KingPairs() {
+				want.Space.Walk(k, side, func(i uint64, p *tb.Position) {
+					n++
+					if got.Values[side].At(i) != want.Values[side].At(i) {
+						t.Fatalf("%s, table %d: derived %v, generated %v", p.FEN(), x, got.Values[side].At(i), want.Values[side].At(i))
+					}
+				})
+			}
+			require.Positive(t, n)
+		}
+	}
+	require.NoError(t, Derive(context.Background(), nil, tb.White, Options{}))
+}
+
+// onlySide copies table keeping the values of side; the other side's
+// values are all draws.
+func onlySide(table *Table, side tb.Color) *Table {
+	out := &Table{Space: table.Space}
+	out.Values[side] = value.ArrayOf(table.Values[side].All())
+	out.Values[side.Other()] = value.NewArray(table.Space.Size())
+	return out
+}
