@@ -222,6 +222,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 		table, err = retro.Generate(ctx, m, r.cache.DTM, opts)
 	} else {
 		metric = probe.DTB
+		r.cache.AddRules(j.Rules) // a custom profile's sub-tables may need deriving
 		table, err = r.generateBoard(ctx, j, opts, spill)
 	}
 	r.Report.Stop()

@@ -121,6 +121,10 @@ func (h *Header) blocksPerSide() int {
 // Stores reports whether the file holds the values of side to move.
 func (h *Header) Stores(side tb.Color) bool { return h.Sides&(1<<side) != 0 }
 
+// OneSided reports whether the file stores one side to move only (a
+// version-2 DTM or DTB file).
+func (h *Header) OneSided() bool { return h.Sides != bothSides }
+
 // sidesStored returns how many sides to move the file holds.
 func (h *Header) sidesStored() int { return h.Sides&1 + h.Sides>>1&1 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // Materials lists the materials of the DTM tables in dir, by name.
@@ -63,9 +64,17 @@ func open(dir string, id probe.ID) (*probe.File, error) {
 	return f, nil
 }
 
-// Load reads a whole table into memory.
+// Load reads a whole table into memory. A version-2 file stores one side
+// to move: the other is derived from it and the sub-tables in dir
+// (retro.Derive), under the built-in profile its DTB rules name.
 func Load(dir string, id probe.ID) (*retro.Table, error) {
-	f, err := open(dir, id)
+	return NewCache(dir, 0).Load(id)
+}
+
+// load reads the table of id, deriving the side its file does not store
+// from the sub-tables c gives.
+func (c *Cache) load(id probe.ID) (*retro.Table, error) {
+	f, err := open(c.dir, id)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +83,45 @@ func Load(dir string, id probe.ID) (*retro.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &retro.Table{Space: f.Space, Values: vals}, nil
+	table := &retro.Table{Space: f.Space, Values: vals}
+	if !f.Header.OneSided() {
+		return table, nil
+	}
+	check := retro.Check{Table: table, DTM: c.DTM}
+	if id.Rules != "" {
+		r, err := c.rules(id.Rules)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", id.Path(c.dir), err)
+		}
+		check.Rules, check.DTB = r, c.Board(id.Rules)
+	}
+	if err := retro.Derive(context.Background(), []retro.Check{check}, f.Header.StoredSide().Other(), retro.Options{}); err != nil {
+		return nil, fmt.Errorf("%s: the side not stored: %w", id.Path(c.dir), err)
+	}
+	return table, nil
+}
+
+// rules returns the profile of that name: one given to AddRules, or a
+// built-in one.
+func (c *Cache) rules(name string) (*honour.Rules, error) {
+	c.mu.Lock()
+	r, ok := c.profiles[name]
+	c.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	if b, ok := honour.Builtin(name); ok && b.Name == name {
+		return &b, nil
+	}
+	return nil, fmt.Errorf("rule profile %q is needed to derive the side to move the file does not store: neither built in nor given", name)
+}
+
+// AddRules lets the cache derive the DTB tables of a custom profile from
+// version-2 files.
+func (c *Cache) AddRules(r *honour.Rules) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.profiles[r.Name] = r
 }
 
 // LoadOutOfCore reads a whole table into scratch files under scratch
@@ -86,6 +133,9 @@ func LoadOutOfCore(ctx context.Context, dir string, id probe.ID, scratch string,
 		return nil, err
 	}
 	defer f.Close()
+	if f.Header.OneSided() {
+		return nil, fmt.Errorf("%s: a version-2 file (one side to move stored) is loaded in memory only", id.Path(dir))
+	}
 	return retro.LoadOutOfCore(ctx, f, f.Space, scratch, retro.Options{Threads: threads})
 }
 
@@ -96,12 +146,13 @@ type Cache struct {
 	keepBelow int
 	mu        sync.Mutex
 	tables    map[probe.ID]*retro.Table
+	profiles  map[string]*honour.Rules // by name, for DTB tables to derive
 }
 
 // NewCache returns a cache of the tables in dir that keeps those with
 // fewer than keepBelow pieces.
 func NewCache(dir string, keepBelow int) *Cache {
-	return &Cache{dir: dir, keepBelow: keepBelow, tables: map[probe.ID]*retro.Table{}}
+	return &Cache{dir: dir, keepBelow: keepBelow, tables: map[probe.ID]*retro.Table{}, profiles: map[string]*honour.Rules{}}
 }
 
 // DTM returns the DTM table of m (a retro.Source).
@@ -112,20 +163,20 @@ func (c *Cache) Board(rules string) retro.Source {
 	return func(m tb.Material) (*retro.Table, error) { return c.Load(probe.ID{Material: m, Rules: rules}) }
 }
 
-// Load returns the table of id, from the cache or the directory.
+// Load returns the table of id, from the cache or the directory. Two
+// calls for a table not yet cached may both load it.
 func (c *Cache) Load(id probe.ID) (*retro.Table, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t, ok := c.tables[id]; ok {
+	t, ok := c.tables[id]
+	c.mu.Unlock()
+	if ok {
 		return t, nil
 	}
-	t, err := Load(c.dir, id)
+	t, err := c.load(id)
 	if err != nil {
 		return nil, err
 	}
-	if id.Material.Pieces() < c.keepBelow {
-		c.tables[id] = t
-	}
+	c.Keep(id, t)
 	return t, nil
 }
 
