@@ -218,11 +218,11 @@ func TestBoardTableFiles(t *testing.T) {
 	defer tables.Close()
 	p, err := tb.ParseFEN("8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
 	require.NoError(t, err)
-	v, ok, err := tables.BoardValue(&p, "thai")
+	v, ok, err := tables.BoardValue(&p, &honour.ThaiRules)
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Equal(t, value.Mate(31), v)
-	_, ok, err = tables.BoardValue(&p, "cambodian")
+	_, ok, err = tables.BoardValue(&p, &honour.CambodianRules)
 	require.NoError(t, err)
 	require.False(t, ok)
 	_, err = tables.Value(&p)
@@ -234,7 +234,7 @@ func TestBoardTableFiles(t *testing.T) {
 	tables2, err := probe.Open(dir)
 	require.NoError(t, err)
 	defer tables2.Close()
-	_, _, err = tables2.BoardValue(&p, "cambodian")
+	_, _, err = tables2.BoardValue(&p, &honour.CambodianRules)
 	require.ErrorIs(t, err, probe.ErrCorrupt)
 }
 

@@ -229,27 +229,30 @@ func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFil
 	return site{canon, q.Side, i, m}, lf, nil
 }
 
-// boardValue returns the value at s in the DTB table of rules, and false
+// boardValue returns the DTB value under r of p (at site s), and false
 // when the directory has no such table.
-func (t *Tables) boardValue(s site, rules string) (value.Value, bool, error) {
-	lf, err := t.table(ID{s.material, rules})
+func (t *Tables) boardValue(p *tb.Position, s site, r *honour.Rules) (value.Value, bool, error) {
+	lf, err := t.table(ID{s.material, r.Name})
 	if lf == nil || err != nil {
 		return 0, false, err
+	}
+	if !lf.file.Header.Stores(s.side) {
+		v, err := t.searchBoard(p, r)
+		return v, err == nil, err
 	}
 	v, err := t.lookup(lf, s.side, s.index)
 	return v, err == nil, err
 }
 
-// BoardValue returns the DTB value (rules profile) of a legal pawnless
-// position with pieces on both sides, from the side to move's point of
-// view, and false when the directory has no DTB table for it.
-func (t *Tables) BoardValue(p *tb.Position, rules string) (value.Value, bool, error) {
-	s, lf, err := t.locate(p, rules)
+// BoardValue returns the DTB value under r of a legal pawnless position
+// with pieces on both sides, from the side to move's point of view, and
+// false when the directory has no DTB table of r for it.
+func (t *Tables) BoardValue(p *tb.Position, r *honour.Rules) (value.Value, bool, error) {
+	s, lf, err := t.locate(p, r.Name)
 	if err != nil || lf == nil {
 		return 0, false, err
 	}
-	v, err := t.lookup(lf, s.side, s.index)
-	return v, err == nil, err
+	return t.boardValue(p, s, r)
 }
 
 // dtmValue returns the DTM value of p (value.Draw for KvK) and its site.
@@ -258,6 +261,9 @@ func (t *Tables) dtmValue(p *tb.Position) (value.Value, site, error) {
 	switch {
 	case err != nil:
 		return 0, s, err
+	case lf != nil && !lf.file.Header.Stores(s.side):
+		v, err := t.searchDTM(p)
+		return v, s, err
 	case lf != nil:
 		v, err := t.lookup(lf, s.side, s.index)
 		return v, s, err
@@ -266,6 +272,70 @@ func (t *Tables) dtmValue(p *tb.Position) (value.Value, site, error) {
 	}
 	canon, _ := s.given.Canonical()
 	return 0, s, &MissingError{Material: canon.String(), Dir: t.dir}
+}
+
+// The one-ply search. A version-2 file stores one side to move; the value
+// of a position with the other side to move is the best, for the side to
+// move, of its moves' values: each successor is on the stored side of the
+// same table, or after a capture in a sub-table (which may search again,
+// one piece fewer). Without a move it is mated or stalemated.
+
+// searchDTM returns the DTM value of p from its successors'.
+func (t *Tables) searchDTM(p *tb.Position) (value.Value, error) {
+	return bestMove(p, func(q *tb.Position) (value.Value, error) {
+		v, _, err := t.dtmValue(q)
+		return v, err
+	})
+}
+
+// searchBoard returns the DTB value under r of p (pieces on both sides)
+// from its successors': a move that leaves both sides pieces keeps the
+// board's count (DTB), a capture that bares the side it leaves to move is
+// a goal or a draw by that side's DTM (honour.Rules.BaringCapture).
+func (t *Tables) searchBoard(p *tb.Position, r *honour.Rules) (value.Value, error) {
+	return bestMove(p, func(q *tb.Position) (value.Value, error) {
+		after := tb.MaterialOf(q)
+		if !honour.HasBoardHonour(after) {
+			v, _, err := t.dtmValue(q)
+			return r.BaringCapture(after, q.Side, v), err
+		}
+		s, lf, err := t.locate(q, r.Name)
+		if err != nil {
+			return 0, err
+		}
+		if lf == nil {
+			canon, _ := after.Canonical()
+			return 0, &MissingError{Material: BoardFileName(canon, r.Name), Dir: t.dir}
+		}
+		v, _, err := t.boardValue(q, s, r)
+		return v, err
+	})
+}
+
+// bestMove returns the value of p for its side to move from the values
+// of the positions after its legal moves (valueOf, from the point of view
+// of the side to move there).
+func bestMove(p *tb.Position, valueOf func(*tb.Position) (value.Value, error)) (value.Value, error) {
+	var moves tb.MoveList
+	p.LegalMoves(&moves)
+	if moves.N == 0 {
+		if p.InCheck(p.Side) {
+			return value.MatedIn(0), nil
+		}
+		return value.Draw, nil
+	}
+	var best value.Value
+	for n, m := range moves.Slice() {
+		q := p.Play(m)
+		v, err := valueOf(&q)
+		if err != nil {
+			return 0, err
+		}
+		if v = v.Negate(); n == 0 || value.Compare(v, best) > 0 {
+			best = v
+		}
+	}
+	return best, nil
 }
 
 // lookup returns the stored value of index i for side in lf's table.

@@ -26,6 +26,9 @@ func buildTables(t testing.TB, name string) (*retro.Table, string) {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	testenv.Cleanup()
+	if v2Dir != "" {
+		os.RemoveAll(v2Dir)
+	}
 	os.Exit(code)
 }
 

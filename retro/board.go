@@ -50,13 +50,7 @@ func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) value
 	}
 	// The capture bared side c, to move now under a fresh pieces' count
 	// (or KvK, which draws).
-	if !v.IsLoss() {
-		return value.Draw
-	}
-	if limit, unlimited := b.rules.GoalPlies(after, c); unlimited || v.Plies() <= limit {
-		return value.MatedIn(0) // the goal: a win inside the fresh count
-	}
-	return value.Draw
+	return b.rules.BaringCapture(after, c, v)
 }
 
 // GoalsIncluded reports whether every DTB goal under narrow is a goal

@@ -1,6 +1,9 @@
 package honour
 
-import "github.com/makruktb/makruktb/tb"
+import (
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
+)
 
 // CountKind says which honour count applies to a material.
 type CountKind string
@@ -131,6 +134,22 @@ func (r *Rules) GoalPlies(after tb.Material, bare tb.Color) (plies int, unlimite
 		return 0, true
 	}
 	return r.MatingPlies(count), false
+}
+
+// BaringCapture returns the DTB value, for the bare side to move, of the
+// position after a capture that leaves side bare in material after, whose
+// DTM value is dtm: a loss in no moves (the capturer reached its goal)
+// when dtm is a loss that fits the fresh pieces' count (GoalPlies), else a
+// draw — the bare side cannot mate, and the count will not let the other
+// side.
+func (r *Rules) BaringCapture(after tb.Material, bare tb.Color, dtm value.Value) value.Value {
+	if !dtm.IsLoss() {
+		return value.Draw
+	}
+	if limit, unlimited := r.GoalPlies(after, bare); unlimited || dtm.Plies() <= limit {
+		return value.MatedIn(0)
+	}
+	return value.Draw
 }
 
 // Next returns the count after move m is played from p (count c): one

@@ -1,0 +1,174 @@
+package probe_test
+
+import (
+	"math/rand/v2"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/internal/testenv"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// upToFour is every material of three and four pieces.
+func upToFour() []string {
+	var names []string
+	for _, m := range tb.Pawnless(4) {
+		if m.Pieces() >= 3 {
+			names = append(names, m.String())
+		}
+	}
+	return names
+}
+
+var (
+	v2Once sync.Once
+	v2Dir  string
+	v2Err  error
+)
+
+// v2Tables returns a directory (removed by TestMain) holding every table up to four pieces
+// (DTM, thai and cambodian DTB) as version-2 files, converted from the
+// version-1 files of testenv, and that directory.
+func v2Tables(t *testing.T) (v2, v1 string) {
+	t.Helper()
+	v1 = testenv.BoardTables(t, upToFour()...)
+	v2Once.Do(func() {
+		if v2Dir, v2Err = os.MkdirTemp("", "makruktb-v2"); v2Err != nil {
+			return
+		}
+		ids, err := probe.Scan(v1)
+		if err != nil {
+			v2Err = err
+			return
+		}
+		for _, id := range ids {
+			f, err := probe.OpenFile(id.Path(v1))
+			if err != nil {
+				v2Err = err
+				return
+			}
+			vals, err := f.LoadAll()
+			if err == nil {
+				err = probe.WriteFileV2(id.Path(v2Dir), f.Space, f.Header.Metric, f.Header.Rules, vals)
+			}
+			f.Close()
+			if err != nil {
+				v2Err = err
+				return
+			}
+		}
+	})
+	require.NoError(t, v2Err)
+	return v2Dir, v1
+}
+
+// Every table up to four pieces in version 2 gives the values of version
+// 1: the stored side read as it is, the other derived whole (as the
+// generator and verify load it) at every legal index, and both probed
+// through Tables (the one-ply search) at sampled positions, the colours
+// as given and swapped.
+func TestVersion2AnswersAsVersion1(t *testing.T) {
+	v2, v1 := v2Tables(t)
+	old, err := probe.Open(v1)
+	require.NoError(t, err)
+	defer old.Close()
+	tables, err := probe.Open(v2)
+	require.NoError(t, err)
+	defer tables.Close()
+	cache := store.NewCache(v2, 5)
+	rng := rand.New(rand.NewPCG(2, 36))
+	ids, err := probe.Scan(v2)
+	require.NoError(t, err)
+	require.Len(t, ids, len(mustScan(t, v1)))
+	var v1Bytes, v2Bytes int64
+	for _, id := range ids {
+		t.Run(id.String(), func(t *testing.T) {
+			f1, err := probe.OpenFile(id.Path(v1))
+			require.NoError(t, err)
+			defer f1.Close()
+			f2, err := probe.OpenFile(id.Path(v2))
+			require.NoError(t, err)
+			defer f2.Close()
+			require.Equal(t, probe.Version2, f2.Header.Version)
+			require.True(t, f2.Header.OneSided())
+			require.NoError(t, f2.CheckData())
+			v1Bytes += fileSize(t, id.Path(v1))
+			v2Bytes += fileSize(t, id.Path(v2))
+
+			want, err := f1.LoadAll()
+			require.NoError(t, err)
+			stored := f2.Header.StoredSide()
+			raw, err := f2.LoadAll()
+			require.NoError(t, err)
+			_, err = f2.Range(stored.Other(), 0, 1, nil)
+			require.ErrorIs(t, err, probe.ErrNotStored)
+			derived, err := cache.Load(id)
+			require.NoError(t, err)
+			var r *honour.Rules
+			if id.Rules != "" {
+				b, _ := honour.Builtin(id.Rules)
+				r = &b
+			}
+			space := f1.Space
+			for side := tb.White; side <= tb.Black; side++ {
+				for k := range space.KingPairs() {
+					space.Walk(k, side, func(i uint64, p *tb.Position) {
+						w := want[side].At(i)
+						if side == stored && raw[side].At(i) != w {
+							t.Fatalf("%s: stored %v, version 1 %v", p.FEN(), raw[side].At(i), w)
+						}
+						if got := derived.Values[side].At(i); got != w {
+							t.Fatalf("%s: loaded %v, version 1 %v", p.FEN(), got, w)
+						}
+					})
+				}
+			}
+			for checked := 0; checked < 300; {
+				side := tb.Color(rng.IntN(2))
+				p, ok := space.Position(rng.Uint64N(space.Size()), side)
+				if !ok || p.Validate() != nil {
+					continue
+				}
+				if rng.IntN(2) == 1 {
+					p = p.ColorFlipped()
+				}
+				if r == nil {
+					w, err := old.Value(&p)
+					require.NoError(t, err)
+					got, err := tables.Value(&p)
+					require.NoError(t, err)
+					require.Equal(t, w, got, p.FEN())
+				} else {
+					w, _, err := old.BoardValue(&p, r)
+					require.NoError(t, err)
+					got, ok, err := tables.BoardValue(&p, r)
+					require.NoError(t, err)
+					require.True(t, ok)
+					require.Equal(t, w, got, p.FEN())
+				}
+				checked++
+			}
+		})
+	}
+	t.Logf("tables up to four pieces: version 1 %d bytes, version 2 %d bytes", v1Bytes, v2Bytes)
+	require.Less(t, v2Bytes, v1Bytes)
+}
+
+func mustScan(t *testing.T, dir string) []probe.ID {
+	ids, err := probe.Scan(dir)
+	require.NoError(t, err)
+	return ids
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	return st.Size()
+}
+
