@@ -171,4 +171,3 @@ func fileSize(t *testing.T, path string) int64 {
 	require.NoError(t, err)
 	return st.Size()
 }
-
