@@ -83,6 +83,10 @@ func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r
 	}
 	start := time.Now()
 	defer func() { res.Took = time.Since(start) }()
+	cache := store.NewCache(dir, 5)
+	if err := withDerived(cache, dtm, dtb); err != nil {
+		return res, err
+	}
 	pending := path + PendingSuffix
 	if err := probe.WriteWDL(pending, dtm, dtb, r); err != nil {
 		return res, err
@@ -150,6 +154,25 @@ func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
 			if !res.Kept {
 				r.Report.Print(res.String())
 			}
+		}
+	}
+	return nil
+}
+
+// withDerived gives each file that stores one side to move (version 2)
+// the other side's values, derived from the sub-tables cache gives.
+func withDerived(cache *store.Cache, files ...*probe.File) error {
+	for _, f := range files {
+		if f == nil || !f.Header.OneSided() {
+			continue
+		}
+		table, err := cache.Load(probe.ID{Material: f.Header.Material, Rules: f.Header.Rules})
+		if err != nil {
+			return err
+		}
+		other := f.Header.StoredSide().Other()
+		if err := f.SetDerived(other, table.Values[other]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -226,6 +249,9 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 			return err
 		}
 		defer dtb.Close()
+	}
+	if err := withDerived(v.cache, dtm, dtb); err != nil {
+		return err
 	}
 	return probe.CheckWDL(ctx, wdl, dtm, dtb, &r)
 }

@@ -39,6 +39,9 @@ type File struct {
 	perSide    int
 	first      [2]int
 	blockShift uint
+	// derived holds the values of a side the file does not store, when
+	// given (SetDerived).
+	derived [2]*value.Array
 	// buffers recycles the blocks that passes over many of them (Range,
 	// LoadAll) decode into: a block's worth of garbage per pass of a
 	// king pair lets the heap grow by the collector's allowance, a fifth
@@ -352,7 +355,10 @@ func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.V
 		return nil, fmt.Errorf("%s: range [%d, %d) outside the %d values of a side", t.name, lo, hi, t.Header.Size)
 	}
 	if !t.Header.Stores(side) {
-		return nil, fmt.Errorf("%s: %v to move: %w", t.name, side, ErrNotStored)
+		if d := t.derived[side]; d != nil {
+			return d.Slice(lo, hi, dst), nil
+		}
+		return nil, fmt.Errorf("%s: %v to move: %w", t.name, side.Name(), ErrNotStored)
 	}
 	dst = dst[:0]
 	bufs := t.getBuffers()
@@ -368,6 +374,18 @@ func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.V
 		}
 	}
 	return dst, nil
+}
+
+// SetDerived gives the file the values of the side to move it does not
+// store (package retro's Derive computes them), which Range then reads:
+// so a WDL file is written or checked from a version-2 file. It is an
+// error for a side the file stores or values of another length.
+func (t *File) SetDerived(side tb.Color, vals *value.Array) error {
+	if t.Header.Stores(side) || vals.Len() != t.Header.Size {
+		return fmt.Errorf("%s: %s to move is stored, or %d values for %d indices", t.name, side.Name(), vals.Len(), t.Header.Size)
+	}
+	t.derived[side] = vals
+	return nil
 }
 
 // LoadAll decompresses the whole table: values[side].At(index). Holes hold
