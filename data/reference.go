@@ -1,7 +1,7 @@
 // Package data is the reference the repository ships with its code: the
 // SHA-256 of every table file as this project generates it
-// (checksums.txt, and checksums-v2.txt for the files of format version 2;
-// compiled into the binary) and the measured table of
+// (checksums.txt for a directory of format version 1, checksums-v2.txt
+// for one of version 2; compiled into the binary) and the measured table of
 // tables (tables.md, for people). Generation is deterministic, so a table
 // that differs from its reference checksum means the generator's output
 // changed.
@@ -19,8 +19,8 @@ import (
 // ReferenceName names the reference checksums in messages.
 const ReferenceName = "the reference data/checksums.txt"
 
-// ReferenceV2Name names the reference checksums of the files of format
-// version 2 (the WDL files) in messages.
+// ReferenceV2Name names the reference checksums of a version-2 directory
+// in messages.
 const ReferenceV2Name = "the reference data/checksums-v2.txt"
 
 //go:embed checksums.txt
@@ -29,16 +29,32 @@ var checksums string
 //go:embed checksums-v2.txt
 var checksumsV2 string
 
-// Checksums returns the reference SHA-256 (hex) of each table file, by
-// file name ("KRvKN.mtbm", "KRvKN.thai.mtbb", and from checksums-v2.txt
-// "KRvKN.thai.mtbw").
-func Checksums() map[string]string {
+// Checksums returns the reference SHA-256 (hex) of each file of a
+// version-1 table directory, by file name: the DTM and DTB tables
+// ("KRvKN.mtbm", "KRvKN.thai.mtbb") and the WDL files made from them
+// ("KRvKN.thai.mtbw"), from checksums.txt.
+func Checksums() map[string]string { return parse(checksums) }
+
+// ChecksumsV2 returns the reference SHA-256 of each file of a version-2
+// table directory (tables that store one side to move, and the WDL files
+// made from them), from checksums-v2.txt. The names are those of
+// version 1: a directory holds one file per table.
+func ChecksumsV2() map[string]string { return parse(checksumsV2) }
+
+// ReferenceNameOf names the reference list of format version in
+// messages.
+func ReferenceNameOf(version int) string {
+	if version == 2 {
+		return ReferenceV2Name
+	}
+	return ReferenceName
+}
+
+func parse(list string) map[string]string {
 	sums := map[string]string{}
-	for _, list := range []string{checksums, checksumsV2} {
-		for _, line := range strings.Split(list, "\n") {
-			if fields := strings.Fields(line); len(fields) == 2 {
-				sums[fields[1]] = fields[0]
-			}
+	for _, line := range strings.Split(list, "\n") {
+		if fields := strings.Fields(line); len(fields) == 2 {
+			sums[fields[1]] = fields[0]
 		}
 	}
 	return sums

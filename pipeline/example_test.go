@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -25,7 +24,7 @@ func ExampleRunner() {
 	for _, j := range jobs {
 		fmt.Println("plan:", j.ID)
 	}
-	r := &pipeline.Runner{Dir: dir, Threads: 2, Verify: true, Reference: data.Checksums()}
+	r := &pipeline.Runner{Dir: dir, Threads: 2, Verify: true, Reference: pipeline.RepositoryReferences()}
 	if err := r.Run(context.Background(), jobs); err != nil {
 		fmt.Println(err)
 		return

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
@@ -63,10 +62,13 @@ type Runner struct {
 	// CheckpointEvery is the least time between two saves of a table's
 	// state (0: never).
 	CheckpointEvery time.Duration
-	// Reference is the SHA-256 each table file must have, by file name
-	// (the repository's data/checksums.txt).
-	Reference map[string]string
-	Report    Reporter
+	// Reference holds the SHA-256 each file must have, by format version
+	// and file name (RepositoryReferences for the repository's).
+	Reference References
+	// Format is the format version of the tables written: 1 (also when
+	// 0) or 2 (probe.WriteFileV2: one side to move stored).
+	Format int
+	Report Reporter
 	// WDL makes, once the tables are made, the WDL file of every material
 	// run under every profile of the run's DTB tables (WriteWDL).
 	WDL bool
@@ -157,7 +159,8 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 	if !(r.Force && j.Target) && store.Present(r.Dir, j.ID) {
 		// A run stopped between writing a table and recording its
 		// checksum leaves a complete file without one.
-		recorded, err := store.EnsureChecksum(r.Dir, j.ID, r.Reference)
+		reference, _ := r.Reference.Of(versionOf(j.ID.Path(r.Dir)))
+		recorded, err := store.EnsureChecksum(r.Dir, j.ID, reference)
 		if err != nil {
 			return false, err, nil
 		}
@@ -236,7 +239,11 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	path := j.ID.Path(r.Dir)
 	clock.enter("write")
 	pending := path + PendingSuffix
-	if err := probe.WriteFile(pending, table.Space, metric, j.ID.Rules, table.Values); err != nil {
+	write := probe.WriteFile
+	if r.Format == probe.Version2 {
+		write = probe.WriteFileV2
+	}
+	if err := write(pending, table.Space, metric, j.ID.Rules, table.Values); err != nil {
 		return err // naming the file
 	}
 	sum, verified, err := r.accept(ctx, j, table, pending, clock)
@@ -248,7 +255,8 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 			return err
 		}
 	}
-	if err := store.RecordChecksumOf(r.Dir, path, sum, r.Reference); err != nil {
+	reference, _ := r.Reference.Of(r.Format)
+	if err := store.RecordChecksumOf(r.Dir, path, sum, reference); err != nil {
 		return err
 	}
 	if !table.OutOfCore() { // out of core, the table lives until Close
@@ -261,7 +269,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	clock.enter("summary")
 	s := summarise(j.ID, table, info.Size(), time.Since(start))
 	s.SHA256 = sum
-	if s.CountDraws, err = countDraws(ctx, r.Dir, j, table, r.Threads); err != nil {
+	if s.CountDraws, err = countDraws(ctx, r.Dir, r.cache, j, table, r.Threads); err != nil {
 		return err
 	}
 	r.Report.Made(Result{Job: j, Summary: s, Timings: clock})
@@ -288,9 +296,10 @@ func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending 
 		return "", false, err
 	}
 	var fault error
-	if ref, ok := r.Reference[j.ID.FileName()]; ok {
+	reference, listName := r.Reference.Of(r.Format)
+	if ref, ok := reference[j.ID.FileName()]; ok {
 		if sum != ref {
-			fault = fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed", j.ID, sum, ref, data.ReferenceName)
+			fault = fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed", j.ID, sum, ref, listName)
 		}
 	} else if r.Verify {
 		clock.enter("verify")

@@ -60,7 +60,7 @@ func TestRunRejectsAMismatch(t *testing.T) {
 	reference := data.Checksums()
 	reference["KSvK.mtbm"] = strings.Repeat("0", 64)
 	rec := &record{}
-	r := &Runner{Dir: dir, Threads: 2, Reference: reference, Verify: true, Report: rec}
+	r := &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: true, Report: rec}
 	err := r.Run(context.Background(), plan(t, "KSvK", "KRvK"))
 	require.EqualError(t, err, "1 table failed: KSvK")
 	require.Equal(t, []string{"makruktb: KSvK: SHA-256 " + data.Checksums()["KSvK.mtbm"] + " differs from " + strings.Repeat("0", 64) +
@@ -86,7 +86,7 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 	reference := data.Checksums()
 	delete(reference, "KRvK.mtbm")
 	rec := &record{}
-	r := &Runner{Dir: dir, Threads: 2, Reference: reference, Verify: true, Report: rec}
+	r := &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: true, Report: rec}
 	require.NoError(t, r.Run(context.Background(), plan(t, "KRvK")))
 	sum, err := store.FileSHA256(filepath.Join(dir, "KRvK.mtbm"))
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 	require.Contains(t, rec.made[0].Timings.String(), "verify ")
 
 	rec = &record{}
-	r = &Runner{Dir: dir, Threads: 2, Reference: reference, Verify: true, Force: true, Report: rec, spoil: spoilWin}
+	r = &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: true, Force: true, Report: rec, spoil: spoilWin}
 	err = r.Run(context.Background(), plan(t, "KRvK"))
 	require.EqualError(t, err, "1 table failed: KRvK")
 	require.Len(t, rec.logged, 1)
@@ -108,7 +108,7 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 
 	require.NoError(t, os.Remove(filepath.Join(dir, "KRvK.mtbm")))
 	require.NoError(t, os.Remove(filepath.Join(dir, store.ChecksumFile)))
-	r = &Runner{Dir: dir, Threads: 2, Reference: reference, Verify: false, Report: &record{}, spoil: spoilWin}
+	r = &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: false, Report: &record{}, spoil: spoilWin}
 	require.NoError(t, r.Run(context.Background(), plan(t, "KRvK")))
 	require.FileExists(t, filepath.Join(dir, "KRvK.mtbm"))
 }
@@ -120,7 +120,7 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 func TestBoardLetsGoOfDraws(t *testing.T) {
 	dir := t.TempDir()
 	m := tb.MustParseMaterial("KRvKR")
-	runner := &Runner{Dir: dir, Threads: 2, Reference: data.Checksums()}
+	runner := &Runner{Dir: dir, Threads: 2, Reference: RepositoryReferences()}
 	require.NoError(t, runner.Run(context.Background(), Plan([]tb.Material{m}, []honour.Rules{honour.ThaiRules})))
 	r := &Runner{Dir: dir, Threads: 1, cache: store.NewCache(dir, 0)} // the cache keeps nothing
 

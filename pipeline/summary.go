@@ -73,7 +73,7 @@ func movesOf(plies int) int {
 // for DTM, the share of wins a fresh thai count draws (pieces' honour, or
 // board's honour as far as DTM tells); for DTB, the share under its own
 // profile, which for thai also completes the DTM row of the material.
-func countDraws(ctx context.Context, dir string, j Job, table *retro.Table, threads int) (string, error) {
+func countDraws(ctx context.Context, dir string, cache *store.Cache, j Job, table *retro.Table, threads int) (string, error) {
 	opts := retro.Options{Threads: threads}
 	if j.Rules == nil {
 		st, err := retro.ComputeStats(ctx, table, opts)
@@ -90,6 +90,9 @@ func countDraws(ctx context.Context, dir string, j Job, table *retro.Table, thre
 		return "", err
 	}
 	defer dtm.Close()
+	if err := (otherSides{cache: cache}).give(dtm); err != nil {
+		return "", err
+	}
 	counts, err := retro.BoardCountsFrom(ctx, dtm, table, j.Rules, opts)
 	if err != nil {
 		return "", err

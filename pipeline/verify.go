@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
@@ -54,9 +53,10 @@ type Verifier struct {
 	Scratch string // where tables read out of core keep their values (default Dir)
 	Memory  int64  // a material whose tables need more is read out of core (0: no limit)
 	Threads int
-	// Reference holds the SHA-256 each file must have, by file name (the
-	// repository's data/checksums.txt), beside the directory's own record.
-	Reference map[string]string
+	// Reference holds the SHA-256 each file must have, by format version
+	// and file name (RepositoryReferences), beside the directory's own
+	// record.
+	Reference References
 	Report    Reporter
 
 	sums     map[string]string
@@ -252,14 +252,15 @@ func (v *Verifier) load(ctx context.Context, id probe.ID, outOfCore bool) (c ret
 	}
 	name := filepath.Base(path)
 	local, inDir := sums[name]
-	ref, inReference := v.Reference[name]
+	reference, listName := v.Reference.Of(versionOf(path))
+	ref, inReference := reference[name]
 	switch {
 	case !inDir && !inReference:
-		return c, "", fmt.Errorf("%s: no checksum recorded, neither in %s nor in %s (gen records it)", path, filepath.Join(dir, store.ChecksumFile), data.ReferenceName)
+		return c, "", fmt.Errorf("%s: no checksum recorded, neither in %s nor in %s (gen records it)", path, filepath.Join(dir, store.ChecksumFile), listName)
 	case inDir && sum != local:
 		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, filepath.Join(dir, store.ChecksumFile), local)
 	case inReference && sum != ref:
-		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, data.ReferenceName, ref)
+		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, listName, ref)
 	}
 	f, err := probe.OpenFile(path)
 	if err != nil {

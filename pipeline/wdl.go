@@ -11,13 +11,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // WDLResult is what became of one WDL file.
@@ -38,7 +38,13 @@ type WDLResult struct {
 // must match its reference checksum when reference has one, else it is
 // recorded as it is (it is computed from tables that were checked); a
 // mismatch leaves it as NAME.rejected.
-func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r *honour.Rules, reference map[string]string) (res WDLResult, err error) {
+func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r *honour.Rules, references References) (res WDLResult, err error) {
+	return writeWDLWith(ctx, report, dir, m, r, references, otherSides{cache: store.NewCache(dir, 5)})
+}
+
+// writeWDLWith is WriteWDL with the values of the sides version-2 files do
+// not store from others.
+func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Material, r *honour.Rules, references References, others otherSides) (res WDLResult, err error) {
 	name := probe.WDLFileName(m, r.Name)
 	res.Name = name
 	path := filepath.Join(dir, name)
@@ -57,6 +63,7 @@ func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r
 		return res, err
 	}
 	defer dtm.Close()
+	reference, listName := references.Of(dtm.Header.Version)
 	var dtb *probe.File
 	if probe.NeedsBoardTable(m, r) {
 		id := probe.ID{Material: m, Rules: r.Name}
@@ -83,8 +90,7 @@ func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r
 	}
 	start := time.Now()
 	defer func() { res.Took = time.Since(start) }()
-	cache := store.NewCache(dir, 5)
-	if err := withDerived(cache, dtm, dtb); err != nil {
+	if err := others.give(dtm, dtb); err != nil {
 		return res, err
 	}
 	pending := path + PendingSuffix
@@ -100,7 +106,7 @@ func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r
 		if err := atomicfile.Rename(pending, rejected); err != nil {
 			return res, err
 		}
-		return res, fmt.Errorf("%s: SHA-256 %s differs from %s in %s: not accepted, the file is kept as %s, which no reader opens", name, sum, ref, data.ReferenceV2Name, rejected)
+		return res, fmt.Errorf("%s: SHA-256 %s differs from %s in %s: not accepted, the file is kept as %s, which no reader opens", name, sum, ref, listName, rejected)
 	}
 	if err := atomicfile.Rename(pending, path); err != nil {
 		return res, err
@@ -159,19 +165,31 @@ func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
 	return nil
 }
 
-// withDerived gives each file that stores one side to move (version 2)
-// the other side's values, derived from the sub-tables cache gives.
-func withDerived(cache *store.Cache, files ...*probe.File) error {
+// otherSides gives a file that stores one side to move (version 2) the
+// other side's values (probe.File.SetDerived): those of the table in
+// memory (loaded, by id: a table just converted), else derived from the
+// sub-tables cache gives.
+type otherSides struct {
+	cache  *store.Cache
+	loaded map[probe.ID][2]*value.Array
+}
+
+func (o otherSides) give(files ...*probe.File) error {
 	for _, f := range files {
 		if f == nil || !f.Header.OneSided() {
 			continue
 		}
-		table, err := cache.Load(probe.ID{Material: f.Header.Material, Rules: f.Header.Rules})
-		if err != nil {
-			return err
-		}
+		id := probe.ID{Material: f.Header.Material, Rules: f.Header.Rules}
 		other := f.Header.StoredSide().Other()
-		if err := f.SetDerived(other, table.Values[other]); err != nil {
+		values, ok := o.loaded[id]
+		if !ok {
+			table, err := o.cache.Load(id)
+			if err != nil {
+				return err
+			}
+			values = table.Values
+		}
+		if err := f.SetDerived(other, values[other]); err != nil {
 			return err
 		}
 	}
@@ -224,8 +242,9 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 	if err != nil {
 		return err
 	}
-	if ref, ok := v.Reference[name]; ok && ref != sum {
-		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, ref, data.ReferenceV2Name)
+	reference, listName := v.Reference.Of(versionOf(probe.DTMID(m).Path(v.Dir)))
+	if ref, ok := reference[name]; ok && ref != sum {
+		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, ref, listName)
 	}
 	if own, ok := v.sums[name]; ok && own != sum {
 		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, own, filepath.Join(v.Dir, store.ChecksumFile))
@@ -250,7 +269,7 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 		}
 		defer dtb.Close()
 	}
-	if err := withDerived(v.cache, dtm, dtb); err != nil {
+	if err := (otherSides{cache: v.cache}).give(dtm, dtb); err != nil {
 		return err
 	}
 	return probe.CheckWDL(ctx, wdl, dtm, dtb, &r)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
@@ -23,7 +22,7 @@ func TestRunWritesWDLFiles(t *testing.T) {
 	dir := t.TempDir()
 	jobs := Plan([]tb.Material{tb.MustParseMaterial("KRvKN")}, []honour.Rules{honour.ThaiRules})
 	rec := &record{}
-	r := &Runner{Dir: dir, Threads: 2, Reference: data.Checksums(), Report: rec, WDL: true}
+	r := &Runner{Dir: dir, Threads: 2, Reference: RepositoryReferences(), Report: rec, WDL: true}
 	require.NoError(t, r.Run(context.Background(), jobs))
 	var want []string
 	for _, j := range jobs {
@@ -66,7 +65,7 @@ func TestRunWritesWDLFiles(t *testing.T) {
 	other, err := os.ReadFile(filepath.Join(dir, "KRvK.thai.mtbw"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, other, 0o644))
-	res, err := WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, nil)
+	res, err := WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, References{})
 	require.NoError(t, err)
 	require.False(t, res.Kept)
 	again, err := os.ReadFile(path)
@@ -75,13 +74,13 @@ func TestRunWritesWDLFiles(t *testing.T) {
 
 	// A reference that disagrees rejects the file.
 	require.NoError(t, os.Remove(path))
-	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, map[string]string{"KRvKN.thai.mtbw": "00"})
+	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, References{V1: map[string]string{"KRvKN.thai.mtbw": "00"}})
 	require.ErrorContains(t, err, "not accepted")
 	require.NoFileExists(t, path)
 	require.FileExists(t, path+RejectedSuffix)
 
 	// Without its DTB table, KRvKN has no WDL file.
 	require.NoError(t, os.Remove(probe.ID{Material: tb.MustParseMaterial("KRvKN"), Rules: "thai"}.Path(dir)))
-	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, nil)
+	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, References{})
 	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -63,7 +62,7 @@ func openKRvK() (tables *probe.Tables, done func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &pipeline.Runner{Dir: dir, Threads: 2, Reference: data.Checksums()}
+	r := &pipeline.Runner{Dir: dir, Threads: 2, Reference: pipeline.RepositoryReferences()}
 	if err := r.Run(context.Background(), pipeline.Plan([]tb.Material{tb.MustParseMaterial("KRvK")}, nil)); err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/tb"

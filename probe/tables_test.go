@@ -8,13 +8,14 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
-	"github.com/stretchr/testify/require"
 )
 
 // buildTables generates name and its sub-tables (package testenv) and

@@ -11,7 +11,8 @@ import (
 // material) from the other side's values and the sub-tables: the one-ply
 // search Verify compares with, written instead of compared. A version-2
 // table file stores one side to move; loading it whole derives the other.
-// The derived side's holes hold value.Draw.
+// The derived side's holes repeat the value before them (as the table
+// files store holes), so what is computed from them compresses as well.
 func Derive(ctx context.Context, checks []Check, side tb.Color, opts Options) error {
 	if len(checks) == 0 {
 		return nil
@@ -23,6 +24,10 @@ func Derive(ctx context.Context, checks []Check, side tb.Color, opts Options) er
 	derived := make([]*value.Array, len(tables))
 	for x := range derived {
 		derived[x] = value.NewArray(tables[x].Space.Size())
+		codes := derived[x].Codes()
+		for i := range codes {
+			codes[i] = byte(value.Illegal)
+		}
 	}
 	only := func(s tb.Color) bool { return s == side }
 	err = oneMovePass(ctx, tables, resolvers, opts, StageDerive, only, func(_ tb.Color, i uint64, _ *tb.Position, want []value.Value) {
@@ -34,9 +39,26 @@ func Derive(ctx context.Context, checks []Check, side tb.Color, opts Options) er
 		return err
 	}
 	for x, table := range tables {
+		fillHoles(derived[x])
 		derived[x].Seal()
 		table.Values[side] = derived[x]
 		table.HolesMarked = false
 	}
 	return nil
+}
+
+// fillHoles replaces each value.Illegal code of a by the code before it
+// (value.Draw at the start; an overflow code is not repeated).
+func fillHoles(a *value.Array) {
+	prev := byte(value.Draw)
+	codes := a.Codes()
+	for i, c := range codes {
+		switch c {
+		case byte(value.Illegal):
+			codes[i] = prev
+		case value.Overflow: // its value is in the overflow list, by index
+		default:
+			prev = c
+		}
+	}
 }

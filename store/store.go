@@ -155,6 +155,9 @@ func NewCache(dir string, keepBelow int) *Cache {
 	return &Cache{dir: dir, keepBelow: keepBelow, tables: map[probe.ID]*retro.Table{}, profiles: map[string]*honour.Rules{}}
 }
 
+// Dir returns the directory the cache loads from.
+func (c *Cache) Dir() string { return c.dir }
+
 // DTM returns the DTM table of m (a retro.Source).
 func (c *Cache) DTM(m tb.Material) (*retro.Table, error) { return c.Load(probe.DTMID(m)) }
 

@@ -10,14 +10,19 @@ import (
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 func newConvertCommand() *cobra.Command {
 	var dir, profiles string
+	var format int
 	cmd := &cobra.Command{
-		Use:   "convert [--tables DIR] [--wdl PROFILES] [MATERIAL...]",
-		Short: "Write the WDL files (format version 2) of a directory of tables, without regenerating",
-		Long: `Write, beside the DTM and DTB tables of a directory, the WDL file of each
+		Use:   "convert [--tables DIR] [--format 2] [--wdl PROFILES] [MATERIAL...]",
+		Short: "Convert a directory of tables to format version 2 and write their WDL files, without regenerating",
+		Long: `With --format 2, first rewrite each DTM and DTB table of the materials as
+a version-2 file, which stores one side to move (the other follows by a
+one-ply search) and is about a third of the size; a verified table stays
+verified. Then write, beside the DTM and DTB tables of a directory, the WDL file of each
 material under each rule profile named by --wdl (any profile: "none"
 alone means none, "thai,none" gives the plain results beside thai's): every position's category
 (win, cursed-win, draw, blessed-loss, loss) when the count starts now, the
@@ -28,11 +33,15 @@ is converted. A WDL file already made from the tables beside it is kept, so
 a run that was interrupted continues with what is missing; gen makes the
 WDL files of the tables it generates itself.`,
 		Example: `  makruktb convert
+  makruktb convert --format 2
   makruktb convert --tables /tmp/tb --wdl thai KRRvKN`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rules, err := pipeline.Profiles(profiles)
 			if err != nil {
 				return fmt.Errorf("--wdl: %w", err)
+			}
+			if format != 1 && format != 2 {
+				return fmt.Errorf("--format %d: the formats are 1 (leave the tables as they are) and 2", format)
 			}
 			if len(rules) == 0 {
 				return fmt.Errorf("--wdl %q: name the profiles to write WDL files for", profiles)
@@ -51,6 +60,11 @@ WDL files of the tables it generates itself.`,
 			report := &printer{out: out, errOut: cmd.ErrOrStderr()}
 			if err := pipeline.RemoveStale(report, dir); err != nil {
 				return err
+			}
+			if format == 2 {
+				if err := convertTables(cmd, report, dir, materials, rules); err != nil {
+					return err
+				}
 			}
 			wrote, kept := 0, 0
 			var bytes int64
@@ -85,5 +99,28 @@ WDL files of the tables it generates itself.`,
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().StringVar(&profiles, "wdl", "thai,cambodian", "rule profiles to write WDL files for (comma-separated)")
+	cmd.Flags().IntVar(&format, "format", 1, "2: rewrite the DTM and DTB tables as version-2 files first")
 	return cmd
+}
+
+// convertTables rewrites the DTM and DTB tables of materials in dir as
+// version-2 files and writes their WDL files under rules
+// (pipeline.ConvertMaterial), a line per file.
+func convertTables(cmd *cobra.Command, report *printer, dir string, materials []tb.Material, rules []honour.Rules) error {
+	var before, after int64
+	for _, m := range materials {
+		tables, wdl, err := pipeline.ConvertMaterial(cmd.Context(), report, dir, m, rules, referenceChecksums())
+		for _, res := range tables {
+			fmt.Fprintln(report.out, res)
+			before, after = before+res.Before, after+res.After
+		}
+		for _, res := range wdl {
+			fmt.Fprintln(report.out, res)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(report.out, "tables in version 2: %s, %s before\n", units.Bytes(after), units.Bytes(before))
+	return nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
@@ -22,7 +21,7 @@ import (
 
 func newGenCommand() *cobra.Command {
 	var dir, scratch, dtbProfiles string
-	var threads, maxPieces int
+	var threads, maxPieces, format int
 	var memory int64
 	var force, timings, noVerify, noWDL, allOutOfCore bool
 	var every time.Duration
@@ -67,6 +66,9 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 			if scratch == "" {
 				scratch = dir
 			}
+			if format != 1 && format != 2 {
+				return fmt.Errorf("--format %d: the formats are 1 and 2", format)
+			}
 			if every < 0 {
 				return fmt.Errorf("--checkpoint %s: want a duration of 0 (never) or more", every)
 			}
@@ -80,7 +82,7 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 				}
 			}
 			r := &pipeline.Runner{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Force: force, Verify: !noVerify,
-				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL, AllOutOfCore: allOutOfCore,
+				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL, AllOutOfCore: allOutOfCore, Format: format,
 				Report: &printer{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), timings: timings}}
 			return r.Run(cmd.Context(), jobs)
 		},
@@ -96,6 +98,7 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "record a table without a reference checksum without checking its values against their successors first")
 	cmd.Flags().BoolVar(&allOutOfCore, "out-of-core", false, "generate every table out of core, whatever --memory allows (for a machine whose memory other work needs, and for tests of the out-of-core path)")
 	cmd.Flags().BoolVar(&noWDL, "no-wdl", false, "do not write the WDL files of the --dtb profiles")
+	cmd.Flags().IntVar(&format, "format", 1, "format version of the tables written: 1, or 2 (one side to move stored, about a third of the size)")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	return cmd
 }
@@ -116,7 +119,7 @@ func planFlags(maxPieces int, args []string, dtbProfiles string) ([]tb.Material,
 
 // referenceChecksums are the checksums gen and verify hold the tables to:
 // the repository's (tests change them).
-var referenceChecksums = data.Checksums
+var referenceChecksums = pipeline.RepositoryReferences
 
 // printer shows a run of the pipeline: what became of each table on
 // standard output, remarks and --timings on standard error, and the

@@ -17,6 +17,7 @@ import (
 	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/units"
+	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -385,9 +386,9 @@ func TestReferenceChecksumGuards(t *testing.T) {
 func withReference(t *testing.T, edit func(sums map[string]string)) {
 	saved := referenceChecksums
 	t.Cleanup(func() { referenceChecksums = saved })
-	sums := data.Checksums()
-	edit(sums)
-	referenceChecksums = func() map[string]string { return sums }
+	refs := pipeline.RepositoryReferences()
+	edit(refs.V1)
+	referenceChecksums = func() pipeline.References { return refs }
 }
 
 // A table that differs from its reference is never left under its name:

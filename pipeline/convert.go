@@ -1,0 +1,292 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/internal/parallel"
+	"github.com/makruktb/makruktb/internal/units"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// ConvertResult is what became of one table converted to format version 2.
+type ConvertResult struct {
+	ID            probe.ID
+	Before, After int64 // file sizes
+	Took          time.Duration
+	// Kept says the file was version 2 already.
+	Kept bool
+}
+
+// String is the line that reports the table.
+func (c ConvertResult) String() string {
+	if c.Kept {
+		return fmt.Sprintf("%-22s %10s  version 2 already: kept", c.ID.FileName(), units.Bytes(c.After))
+	}
+	return fmt.Sprintf("%-22s %10s → %10s  %5.1fs", c.ID.FileName(), units.Bytes(c.Before), units.Bytes(c.After), c.Took.Seconds())
+}
+
+// ConvertMaterial rewrites the version-1 DTM and DTB tables of m in dir
+// as version-2 files (convertTable), then writes m's WDL files under each
+// of profiles whose tables are there. Those are computed from the side
+// each file stores and the other side derived from it (retro.Derive, the
+// tables of the material in one pass over the values still in memory),
+// so a WDL file is the same whether made here or beside tables generated
+// in version 2. Tables already in version 2 are kept.
+func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Material, profiles []honour.Rules, references References) ([]ConvertResult, []WDLResult, error) {
+	ids, err := probe.Scan(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var tables []ConvertResult
+	loaded := map[probe.ID][2]*value.Array{}
+	for _, id := range ids {
+		if id.Material != m {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return tables, nil, fmt.Errorf("interrupted before %s; a rerun continues from there", id.FileName())
+		}
+		res, values, err := convertTable(ctx, report, dir, id, references)
+		if err != nil {
+			return tables, nil, err
+		}
+		tables = append(tables, res)
+		if !res.Kept {
+			loaded[id] = values
+		}
+	}
+	var wdl []WDLResult
+	cache := store.NewCache(dir, 5)
+	if err := deriveOthers(ctx, cache, loaded, profiles); err != nil {
+		return tables, nil, err
+	}
+	others := otherSides{cache: cache, loaded: loaded}
+	for i := range profiles {
+		r := &profiles[i]
+		if probe.NeedsBoardTable(m, r) && !slices.Contains(ids, probe.ID{Material: m, Rules: r.Name}) {
+			continue // convert's WDL pass reports it
+		}
+		res, err := writeWDLWith(ctx, report, dir, m, r, references, others)
+		if err != nil {
+			return tables, wdl, err
+		}
+		wdl = append(wdl, res)
+	}
+	return tables, wdl, nil
+}
+
+// deriveOthers replaces, in each of tables (the version-1 values of one
+// material's tables just converted, by id), the side its version-2 file
+// does not store by the values derived from the side it stores, as
+// loading the version-2 file would give them (holes included): one pass
+// per side to move derived.
+func deriveOthers(ctx context.Context, cache *store.Cache, tables map[probe.ID][2]*value.Array, profiles []honour.Rules) error {
+	var checks [2][]retro.Check
+	var ids [2][]probe.ID
+	for id, values := range tables {
+		f, err := probe.OpenFile(id.Path(cache.Dir()))
+		if err != nil {
+			return err
+		}
+		side := f.Header.StoredSide().Other()
+		space := f.Space
+		f.Close()
+		c := retro.Check{Table: &retro.Table{Space: space, Values: values}, DTM: cache.DTM}
+		if id.Rules != "" {
+			r, err := rulesNamed(id.Rules, profiles)
+			if err != nil {
+				return err
+			}
+			c.Rules, c.DTB = r, cache.Board(id.Rules)
+		}
+		checks[side] = append(checks[side], c)
+		ids[side] = append(ids[side], id)
+	}
+	for side := range checks {
+		if err := retro.Derive(ctx, checks[side], tb.Color(side), retro.Options{}); err != nil {
+			return err
+		}
+		for x, id := range ids[side] {
+			tables[id] = checks[side][x].Table.Values
+		}
+	}
+	return nil
+}
+
+// rulesNamed returns the profile of that name among profiles, else the
+// built-in one.
+func rulesNamed(name string, profiles []honour.Rules) (*honour.Rules, error) {
+	for i := range profiles {
+		if profiles[i].Name == name {
+			return &profiles[i], nil
+		}
+	}
+	if r, ok := honour.Builtin(name); ok && r.Name == name {
+		return &r, nil
+	}
+	return nil, fmt.Errorf("rule profile %q: neither built in nor given", name)
+}
+
+// convertTable rewrites the version-1 table id in dir as a version-2 file
+// (probe.WriteFileV2), without regenerating it, and returns its values
+// (none when it was version 2 already). The new file must read
+// back as the old one's values on the side it stores and match its
+// reference checksum when references have one; then it takes the old
+// file's name, its checksum replaces the old one in the directory's
+// record, and the catalogue row follows (a verified mark carries over: the
+// side not stored is derived by the one-ply search verify checked). The
+// WDL files of the material made from the old file are removed (their
+// recorded source checksums no longer match): convert's --wdl makes them
+// anew. It holds the table's lock meanwhile.
+func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID, references References) (res ConvertResult, values [2]*value.Array, err error) {
+	res.ID = id
+	name := id.FileName()
+	path := id.Path(dir)
+	unlock, err := store.LockTable(ctx, dir, name, func(holder string) {
+		report.Log(fmt.Sprintf("%-22s another run is making it (%s): waiting for it", name, holder))
+	})
+	if err != nil {
+		return res, values, err
+	}
+	defer unlock()
+	old, err := probe.OpenFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return res, values, &probe.MissingError{Material: id.String(), Dir: dir}
+	}
+	if err != nil {
+		return res, values, err
+	}
+	defer old.Close()
+	if res.Before, err = fileSize(path); err != nil {
+		return res, values, err
+	}
+	if old.Header.Version == probe.Version2 {
+		res.Kept, res.After = true, res.Before
+		return res, values, nil
+	}
+	start := time.Now()
+	defer func() { res.Took = time.Since(start) }()
+	if err := old.CheckData(); err != nil {
+		return res, values, err
+	}
+	values, err = old.LoadAll()
+	if err != nil {
+		return res, values, err
+	}
+	pending := path + PendingSuffix
+	if err := probe.WriteFileV2(pending, old.Space, old.Header.Metric, old.Header.Rules, values); err != nil {
+		return res, values, err
+	}
+	defer os.Remove(pending) // gone once renamed
+	if err := sameStoredValues(ctx, pending, values); err != nil {
+		return res, values, err
+	}
+	sum, err := store.FileSHA256(pending)
+	if err != nil {
+		return res, values, err
+	}
+	reference, listName := references.Of(probe.Version2)
+	if ref, ok := reference[name]; ok && sum != ref {
+		return res, values, fmt.Errorf("%s: version 2 has SHA-256 %s, %s records %s: not converted", name, sum, listName, ref)
+	}
+	oldSum, err := store.FileSHA256(path)
+	if err != nil {
+		return res, values, err
+	}
+	rows, err := store.ReadCatalogue(dir)
+	if err != nil {
+		return res, values, err
+	}
+	if err := atomicfile.Rename(pending, path); err != nil {
+		return res, values, err
+	}
+	if err := store.ReplaceChecksum(dir, name, sum, reference); err != nil {
+		return res, values, err
+	}
+	if res.After, err = fileSize(path); err != nil {
+		return res, values, err
+	}
+	if row, ok := rows[id.String()]; ok {
+		verified := row.VerifiedAs(oldSum)
+		row.SHA256, row.Bytes = sum, res.After
+		row.BitsPerPosition = float64(res.After) * 8 / float64(row.Positions)
+		if err := store.UpdateRow(dir, *row); err != nil {
+			return res, values, err
+		}
+		if verified {
+			if err := store.MarkVerified(dir, id, sum); err != nil {
+				return res, values, err
+			}
+		}
+	}
+	return res, values, removeStaleWDL(report, dir, id.Material)
+}
+
+// sameStoredValues checks that the version-2 file at path holds values
+// at every legal position of the side it stores (holes may differ: each
+// format fills them to compress best).
+func sameStoredValues(ctx context.Context, path string, values [2]*value.Array) error {
+	f, err := probe.OpenFile(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	side := f.Header.StoredSide()
+	stored, err := f.LoadAll()
+	if err != nil {
+		return err
+	}
+	space := f.Space
+	return parallel.For(ctx, int64(space.KingPairs()), 0, func(k int64) error {
+		var bad error
+		space.Walk(int(k), side, func(i uint64, p *tb.Position) {
+			if got, want := stored[side].At(i), values[side].At(i); got != want && bad == nil {
+				bad = fmt.Errorf("%s: %s reads back as %v, not %v", path, p.FEN(), got, want)
+			}
+		})
+		return bad
+	}, nil)
+}
+
+// removeStaleWDL removes the WDL files of m in dir that were not made
+// from the tables now beside them.
+func removeStaleWDL(report Reporter, dir string, m tb.Material) error {
+	paths, err := filepath.Glob(filepath.Join(dir, m.String()+".*"+probe.WDL.Extension()))
+	if err != nil {
+		return err
+	}
+	for _, path := range paths {
+		wdl, err := probe.OpenFile(path)
+		if err != nil {
+			continue // verify reports a damaged file
+		}
+		dtm, _ := probe.OpenFile(probe.DTMID(m).Path(dir))
+		dtb, _ := probe.OpenFile(probe.ID{Material: m, Rules: wdl.Header.Rules}.Path(dir))
+		stale := probe.CheckSources(wdl, dtm, dtb) != nil
+		for _, f := range []*probe.File{wdl, dtm, dtb} {
+			if f != nil {
+				f.Close()
+			}
+		}
+		if stale {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+			report.Log(fmt.Sprintf("%-22s made from the version-1 tables: removed (convert --wdl makes it anew)", filepath.Base(path)))
+		}
+	}
+	return nil
+}
