@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/internal/units"
@@ -86,6 +87,31 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 		wdl = append(wdl, res)
 	}
 	return tables, wdl, nil
+}
+
+// markHoles sets every index of values that is not a legal canonical
+// position to value.Illegal, as a table fresh from the generator holds
+// it.
+func markHoles(ctx context.Context, space *index.Space, values [2]*value.Array) error {
+	per := space.PerKingPair()
+	for side := tb.White; side <= tb.Black; side++ {
+		codes := values[side].Codes()
+		err := parallel.For(ctx, int64(space.KingPairs()), 0, func(k int64) error {
+			lo := uint64(k) * per
+			legal := make([]bool, per)
+			space.Walk(int(k), side, func(i uint64, _ *tb.Position) { legal[i-lo] = true })
+			for x, ok := range legal {
+				if !ok {
+					codes[lo+uint64(x)] = byte(value.Illegal)
+				}
+			}
+			return nil
+		}, nil)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // deriveOthers replaces, in each of tables (the version-1 values of one
@@ -184,6 +210,12 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 	}
 	values, err = old.LoadAll()
 	if err != nil {
+		return res, values, err
+	}
+	// A version-1 file stores copies of neighbouring values in its
+	// holes; marked as the generator marks them, they are filled as
+	// version 2 fills them, so the file is the one gen --format 2 writes.
+	if err := markHoles(ctx, old.Space, values); err != nil {
 		return res, values, err
 	}
 	pending := path + PendingSuffix

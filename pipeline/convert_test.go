@@ -1,0 +1,100 @@
+package pipeline
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// Version 2 from the generator and from version-1 files is the same:
+// gen --format 2 of KRvKN (DTM and thai DTB, with their WDL files) and
+// convert of the version-1 run give the same bytes, each its reference in
+// data/checksums-v2.txt; the verified marks carry over, the WDL files made
+// from the version-1 tables are made anew, and verify passes every value
+// and category of the converted directory. Converting again keeps it all.
+func TestConvertMakesWhatGenMakes(t *testing.T) {
+	profiles := []honour.Rules{honour.ThaiRules}
+	jobs := Plan([]tb.Material{tb.MustParseMaterial("KRvKN")}, profiles)
+	refs := RepositoryReferences()
+	v2 := t.TempDir()
+	gen := &Runner{Dir: v2, Threads: 2, Reference: refs, Verify: true, Report: &record{}, WDL: true, Format: probe.Version2}
+	require.NoError(t, gen.Run(context.Background(), jobs))
+	v1 := t.TempDir()
+	old := &Runner{Dir: v1, Threads: 2, Reference: refs, Verify: true, Report: &record{}, WDL: true}
+	require.NoError(t, old.Run(context.Background(), jobs))
+	require.NoError(t, store.MarkVerified(v1, jobs[len(jobs)-1].ID, mustSum(t, jobs[len(jobs)-1].ID.Path(v1))))
+
+	v1Sums, err := store.ReadChecksums(v1)
+	require.NoError(t, err)
+	for _, j := range jobs {
+		rec := &record{}
+		tables, wdl, err := ConvertMaterial(context.Background(), rec, v1, j.ID.Material, profiles, refs)
+		require.NoError(t, err)
+		if j.Rules == nil {
+			require.NotEmpty(t, tables)
+			for _, res := range tables {
+				require.False(t, res.Kept)
+				require.Less(t, res.After, res.Before)
+			}
+			if len(wdl) > 0 {
+				require.NotEmpty(t, rec.logged, "the WDL files made from version 1 are removed")
+			}
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(v2, "*.mtb?"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, path := range files {
+		name := filepath.Base(path)
+		f, err := probe.OpenFile(path)
+		require.NoError(t, err)
+		require.Equal(t, probe.Version2, f.Header.Version, name)
+		f.Close()
+		sum := mustSum(t, path)
+		require.Equal(t, sum, mustSum(t, filepath.Join(v1, name)), "%s: converted and generated differ", name)
+		if ref, ok := refs.V2[name]; ok {
+			require.Equal(t, ref, sum, name)
+		}
+		require.NotEqual(t, v1Sums[name], sum, name)
+	}
+	sums, err := store.ReadChecksums(v1)
+	require.NoError(t, err)
+	rows, err := store.ReadCatalogue(v1)
+	require.NoError(t, err)
+	last := jobs[len(jobs)-1].ID
+	require.True(t, rows[last.String()].VerifiedAs(sums[last.FileName()]), "the verified mark carried over")
+
+	v := &Verifier{Dir: v1, Threads: 2, Reference: refs}
+	var ids []probe.ID
+	for _, j := range jobs {
+		ids = append(ids, j.ID)
+	}
+	failed, err := v.Verify(context.Background(), ids)
+	require.NoError(t, err)
+	require.Zero(t, failed)
+
+	tables, _, err := ConvertMaterial(context.Background(), &record{}, v1, last.Material, profiles, refs)
+	require.NoError(t, err)
+	for _, res := range tables {
+		require.True(t, res.Kept, res.ID)
+	}
+	require.NoError(t, os.Remove(probe.DTMID(tb.MustParseMaterial("KRvK")).Path(v1)))
+	_, _, err = ConvertMaterial(context.Background(), &record{}, v1, tb.MustParseMaterial("KRvK"), profiles, refs)
+	require.ErrorIs(t, err, fs.ErrNotExist, "no DTM table to make the WDL file from")
+}
+
+func mustSum(t *testing.T, path string) string {
+	t.Helper()
+	sum, err := store.FileSHA256(path)
+	require.NoError(t, err)
+	return sum
+}
