@@ -130,3 +130,50 @@ func BenchmarkLoadAll(b *testing.B) {
 	}
 	b.ReportMetric(float64(2*table.Space.Size())*float64(b.N)/b.Elapsed().Seconds(), "values/s")
 }
+
+// benchmarkVersion2 probes random KRvKN positions through the version-2
+// files of every table up to four pieces, every block cached: side picks
+// the positions whose side to move the DTM file stores (true) or does
+// not (false: the one-ply search).
+func benchmarkVersion2(b *testing.B, stored bool) {
+	ps, _ := positions(b, "KRvKN", 1<<14)
+	b.StopTimer()
+	dir := v2TablesFor(b)
+	tables, err := probe.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tables.Close()
+	f, err := probe.OpenFile(probe.DTMID(tb.MustParseMaterial("KRvKN")).Path(dir))
+	if err != nil {
+		b.Fatal(err)
+	}
+	keep := f.Header.StoredSide()
+	f.Close()
+	var picked []tb.Position
+	for _, p := range ps {
+		if (p.Side == keep) == stored {
+			picked = append(picked, p)
+		}
+	}
+	picked = picked[:4096]
+	for i := range picked {
+		if _, err := tables.Value(&picked[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StartTimer()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_, _ = tables.Value(&picked[i&4095])
+		i++
+	}
+}
+
+// BenchmarkV2ValueStored: DTM probes of the side a version-2 file stores.
+func BenchmarkV2ValueStored(b *testing.B) { benchmarkVersion2(b, true) }
+
+// BenchmarkV2ValueSearched: DTM probes of the side it does not store: a
+// one-ply search over the stored side and the sub-tables.
+func BenchmarkV2ValueSearched(b *testing.B) { benchmarkVersion2(b, false) }

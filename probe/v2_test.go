@@ -26,6 +26,12 @@ func upToFour() []string {
 	return names
 }
 
+// v2TablesFor is v2Tables for a benchmark.
+func v2TablesFor(b *testing.B) string {
+	dir, _ := v2Tables(b)
+	return dir
+}
+
 var (
 	v2Once sync.Once
 	v2Dir  string
@@ -35,7 +41,7 @@ var (
 // v2Tables returns a directory (removed by TestMain) holding every table up to four pieces
 // (DTM, thai and cambodian DTB) as version-2 files, converted from the
 // version-1 files of testenv, and that directory.
-func v2Tables(t *testing.T) (v2, v1 string) {
+func v2Tables(t testing.TB) (v2, v1 string) {
 	t.Helper()
 	v1 = testenv.BoardTables(t, upToFour()...)
 	v2Once.Do(func() {
