@@ -401,6 +401,10 @@ func (r *Runner) draws(m tb.Material, rules *honour.Rules, outOfCore bool) (draw
 	if err != nil {
 		return nil, nil, err
 	}
+	if f.Header.OneSided() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is a version-2 file, and out of core reads a table a king pair at a time, which needs version 1 (gen --format 1 makes it)", id.Path(r.Dir))
+	}
 	return f, func() { f.Close() }, nil
 }
 
