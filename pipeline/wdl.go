@@ -141,6 +141,11 @@ func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
 			profiles = append(profiles, j.Rules)
 		}
 	}
+	// One cache for the run: a small table a version-2 file stores one
+	// side of is derived once for all its profiles. (Not the runner's:
+	// the tables it keeps are the generator's, whose holes differ from
+	// those the files give.)
+	others := otherSides{cache: store.NewCache(r.Dir, 5)}
 	for _, j := range jobs {
 		if j.Rules != nil {
 			continue
@@ -153,7 +158,7 @@ func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, p.Name))
 			}
-			res, err := WriteWDL(ctx, r.Report, r.Dir, m, p, r.Reference)
+			res, err := writeWDLWith(ctx, r.Report, r.Dir, m, p, r.Reference, others)
 			if err != nil {
 				return err
 			}
