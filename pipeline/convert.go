@@ -45,7 +45,9 @@ func (c ConvertResult) String() string {
 // each file stores and the other side derived from it (retro.Derive, the
 // tables of the material in one pass over the values still in memory),
 // so a WDL file is the same whether made here or beside tables generated
-// in version 2. Tables already in version 2 are kept.
+// in version 2. Tables already in version 2 are kept. Other WDL files of
+// m made from the version-1 tables are removed (Tables would refuse
+// them). Each table and file written is reported (report.Print).
 func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Material, profiles []honour.Rules, references References) ([]ConvertResult, []WDLResult, error) {
 	ids, err := probe.Scan(dir)
 	if err != nil {
@@ -64,6 +66,7 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 		if err != nil {
 			return tables, nil, err
 		}
+		report.Print(res.String())
 		tables = append(tables, res)
 		if !res.Kept {
 			loaded[id] = values
@@ -84,9 +87,12 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 		if err != nil {
 			return tables, wdl, err
 		}
+		if !res.Kept {
+			report.Print(res.String())
+		}
 		wdl = append(wdl, res)
 	}
-	return tables, wdl, nil
+	return tables, wdl, removeStaleWDL(report, dir, m)
 }
 
 // markHoles sets every index of values that is not a legal canonical
@@ -173,10 +179,8 @@ func rulesNamed(name string, profiles []honour.Rules) (*honour.Rules, error) {
 // reference checksum when references have one; then it takes the old
 // file's name, its checksum replaces the old one in the directory's
 // record, and the catalogue row follows (a verified mark carries over: the
-// side not stored is derived by the one-ply search verify checked). The
-// WDL files of the material made from the old file are removed (their
-// recorded source checksums no longer match): convert's --wdl makes them
-// anew. It holds the table's lock meanwhile.
+// side not stored is derived by the one-ply search verify checked). It
+// holds the table's lock meanwhile.
 func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID, references References) (res ConvertResult, values [2]*value.Array, err error) {
 	res.ID = id
 	name := id.FileName()
@@ -264,7 +268,7 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 			}
 		}
 	}
-	return res, values, removeStaleWDL(report, dir, id.Material)
+	return res, values, nil
 }
 
 // sameStoredValues checks that the version-2 file at path holds values
@@ -308,6 +312,7 @@ func removeStaleWDL(report Reporter, dir string, m tb.Material) error {
 		dtm, _ := probe.OpenFile(probe.DTMID(m).Path(dir))
 		dtb, _ := probe.OpenFile(probe.ID{Material: m, Rules: wdl.Header.Rules}.Path(dir))
 		stale := probe.CheckSources(wdl, dtm, dtb) != nil
+		rules := wdl.Header.Rules
 		for _, f := range []*probe.File{wdl, dtm, dtb} {
 			if f != nil {
 				f.Close()
@@ -317,7 +322,7 @@ func removeStaleWDL(report Reporter, dir string, m tb.Material) error {
 			if err := os.Remove(path); err != nil {
 				return err
 			}
-			report.Log(fmt.Sprintf("%-22s made from the version-1 tables: removed (convert --wdl makes it anew)", filepath.Base(path)))
+			report.Log(fmt.Sprintf("%-22s made from the version-1 tables: removed (convert --wdl %s makes it anew)", filepath.Base(path), rules))
 		}
 	}
 	return nil

@@ -61,8 +61,9 @@ WDL files of the tables it generates itself.`,
 			if err := pipeline.RemoveStale(report, dir); err != nil {
 				return err
 			}
+			var converted map[string]bool
 			if format == 2 {
-				if err := convertTables(cmd, report, dir, materials, rules); err != nil {
+				if converted, err = convertTables(cmd, report, dir, materials, rules); err != nil {
 					return err
 				}
 			}
@@ -81,6 +82,8 @@ WDL files of the tables it generates itself.`,
 						continue
 					case err != nil:
 						return err
+					case converted[res.Name]:
+						wrote++ // and reported as it was written
 					case res.Kept:
 						kept++
 					default:
@@ -105,22 +108,23 @@ WDL files of the tables it generates itself.`,
 
 // convertTables rewrites the DTM and DTB tables of materials in dir as
 // version-2 files and writes their WDL files under rules
-// (pipeline.ConvertMaterial), a line per file.
-func convertTables(cmd *cobra.Command, report *printer, dir string, materials []tb.Material, rules []honour.Rules) error {
+// (pipeline.ConvertMaterial, which reports each file), and returns the
+// names of the WDL files written.
+func convertTables(cmd *cobra.Command, report *printer, dir string, materials []tb.Material, rules []honour.Rules) (map[string]bool, error) {
 	var before, after int64
+	written := map[string]bool{}
 	for _, m := range materials {
 		tables, wdl, err := pipeline.ConvertMaterial(cmd.Context(), report, dir, m, rules, referenceChecksums())
 		for _, res := range tables {
-			fmt.Fprintln(report.out, res)
 			before, after = before+res.Before, after+res.After
 		}
 		for _, res := range wdl {
-			fmt.Fprintln(report.out, res)
+			written[res.Name] = !res.Kept
 		}
 		if err != nil {
-			return err
+			return written, err
 		}
 	}
 	fmt.Fprintf(report.out, "tables in version 2: %s, %s before\n", units.Bytes(after), units.Bytes(before))
-	return nil
+	return written, nil
 }

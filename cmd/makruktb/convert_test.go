@@ -56,6 +56,8 @@ func TestConvert(t *testing.T) {
 		{"--wdl nosuch", "--wdl"},
 		{"--wdl ,", "not a profile"},
 		{"KQvK", "unknown piece"},
+		{"--format 3", "the formats are 1"},
+		{"--format 0", "the formats are 1"},
 	} {
 		t.Run(c.args, func(t *testing.T) {
 			_, err := run(t, append([]string{"convert", "--tables", dir}, strings.Fields(c.args)...)...)
@@ -64,4 +66,31 @@ func TestConvert(t *testing.T) {
 	}
 	_, err = run(t, "convert", "--tables", filepath.Join(dir, "nothing"))
 	require.ErrorContains(t, err, "--tables DIR")
+}
+
+// convert --format 2 rewrites the tables as version-2 files, one line each,
+// and their WDL files; the probes answer as before; a second run keeps it
+// all.
+func TestConvertToVersion2(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "--dtb", "thai", "KRvKN")
+	require.NoError(t, err)
+	const fen = "n7/8/7R/8/8/8/8/K3k3 b - - 0 1" // the side to move a file may not store
+	before, err := run(t, "check", "--tables", dir, fen)
+	require.NoError(t, err)
+	out, err := run(t, "convert", "--tables", dir, "--format", "2", "--wdl", "thai", "KRvKN")
+	require.NoError(t, err, out)
+	require.Regexp(t, `KRvKN.mtbm +\S+ \S+ → +\S+ \S+ +\d+\.\ds`, out)
+	require.Contains(t, out, "KRvKN.thai.mtbb")
+	require.Contains(t, out, "KRvKN.thai.mtbw")
+	require.Contains(t, out, "1 WDL file written, 0 files kept")
+	after, err := run(t, "check", "--tables", dir, fen)
+	require.NoError(t, err)
+	require.Equal(t, before, after)
+	out, err = run(t, "convert", "--tables", dir, "--format", "2", "--wdl", "thai", "KRvKN")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "version 2 already: kept")
+	require.Contains(t, out, "0 WDL files written, 1 file kept")
+	out, err = run(t, "verify", "--tables", dir, "KRvKN")
+	require.NoError(t, err, out)
 }
