@@ -33,23 +33,32 @@ func TestConvertMakesWhatGenMakes(t *testing.T) {
 	require.NoError(t, old.Run(context.Background(), jobs))
 	require.NoError(t, store.MarkVerified(v1, jobs[len(jobs)-1].ID, mustSum(t, jobs[len(jobs)-1].ID.Path(v1))))
 
+	// A WDL file of another profile, made from the version-1 tables.
+	none := filepath.Join(v1, probe.WDLFileName(tb.MustParseMaterial("KRvK"), "none"))
+	_, err := WriteWDL(context.Background(), quiet{}, v1, tb.MustParseMaterial("KRvK"), &honour.NoRules, refs)
+	require.NoError(t, err)
+	require.FileExists(t, none)
 	v1Sums, err := store.ReadChecksums(v1)
 	require.NoError(t, err)
 	for _, j := range jobs {
+		if j.Rules != nil {
+			continue
+		}
 		rec := &record{}
 		tables, wdl, err := ConvertMaterial(context.Background(), rec, v1, j.ID.Material, profiles, refs)
 		require.NoError(t, err)
-		if j.Rules == nil {
-			require.NotEmpty(t, tables)
-			for _, res := range tables {
-				require.False(t, res.Kept)
-				require.Less(t, res.After, res.Before)
-			}
-			if len(wdl) > 0 {
-				require.NotEmpty(t, rec.logged, "the WDL files made from version 1 are removed")
-			}
+		require.NotEmpty(t, tables)
+		for _, res := range tables {
+			require.False(t, res.Kept)
+			require.Less(t, res.After, res.Before)
+			require.Contains(t, rec.printed, res.String())
+		}
+		for _, res := range wdl {
+			require.False(t, res.Kept, "made anew from the version-2 tables")
+			require.Contains(t, rec.printed, res.String())
 		}
 	}
+	require.NoFileExists(t, none, "made from version 1 and not asked for: removed")
 	files, err := filepath.Glob(filepath.Join(v2, "*.mtb?"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
