@@ -6,7 +6,7 @@ THREADS     ?= 2
 DTB         ?= thai,cambodian
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress faults
+.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress faults v2-test
 
 all: build
 
@@ -58,6 +58,11 @@ cluster-test: build
 
 outofcore-test: build
 	bash .ci/outofcore-test
+
+# KRRvKN and KRSvKN in version 1, converted to version 2 and verified
+# (every value and category): the long comparison of the two formats.
+v2-test: build
+	bash .ci/v2-test
 
 # KSSvKR and KSNvKR generated 38 times each with 2, 8 and 4 workers, in
 # memory and out of core: every file must be its reference checksum
