@@ -232,11 +232,15 @@ func stopsCleanly(t *testing.T, sig syscall.Signal, code int, ready string, args
 		close(lines)
 	}()
 	if ready != "" {
-		deadline := time.After(30 * time.Second)
+		deadline := time.After(90 * time.Second) // a loaded machine is slow to get there
 	wait:
 		for {
 			select {
-			case l := <-lines:
+			case l, open := <-lines:
+				if !open {
+					cmd.Wait()
+					t.Fatalf("%v: ended before printing %q: %s", args, ready, stderr.String())
+				}
 				if strings.Contains(l, ready) {
 					break wait
 				}
