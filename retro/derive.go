@@ -43,6 +43,7 @@ func Derive(ctx context.Context, checks []Check, side tb.Color, opts Options) er
 		derived[x].Seal()
 		table.Values[side] = derived[x]
 		table.HolesMarked = false
+		table.Derived[side] = true
 	}
 	return nil
 }

@@ -45,6 +45,28 @@ func TestDeriveGivesBackEachSide(t *testing.T) {
 	require.NoError(t, Derive(context.Background(), nil, tb.White, Options{}))
 }
 
+// Verify skips the side Derive computed (it would compute it again) and
+// still finds a wrong value on the side stored, even one the derived side
+// was computed from.
+func TestVerifyDerived(t *testing.T) {
+	dtm := solve(t, "KRvKS")
+	copied := onlySide(dtm, tb.White)
+	vals := copied.Values[tb.White].All()
+	require.NoError(t, Derive(context.Background(), []Check{{Table: copied, DTM: shared.get}}, tb.Black, Options{}))
+	require.Equal(t, [2]bool{false, true}, copied.Derived)
+	require.NoError(t, Verify(context.Background(), copied, shared.get, Options{}))
+
+	i := 0
+	for vals[i] != value.Mate(1) {
+		i++
+	}
+	vals[i] = value.Mate(3)
+	broken := &Table{Space: dtm.Space, Values: [2]*value.Array{value.ArrayOf(vals), nil}}
+	require.NoError(t, Derive(context.Background(), []Check{{Table: broken, DTM: shared.get}}, tb.Black, Options{}))
+	var mm *MismatchError
+	require.ErrorAs(t, Verify(context.Background(), broken, shared.get, Options{}), &mm)
+}
+
 // onlySide copies table keeping the values of side; the other side's
 // values are all draws.
 func onlySide(table *Table, side tb.Color) *Table {

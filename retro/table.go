@@ -17,6 +17,9 @@ type Table struct {
 	// (a table file stores copies of neighbouring values there instead), so
 	// a pass over the legal positions need not decode each index.
 	HolesMarked bool
+	// Derived says which side to move Derive computed from the other:
+	// Verify, whose one-ply search would compute it again, skips it.
+	Derived [2]bool
 	// spill holds Values when the table was generated out of core.
 	spill *spill
 }
