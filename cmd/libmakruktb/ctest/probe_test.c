@@ -1,6 +1,7 @@
 /* The C test of libmakruktb: probes known positions through the C API and
  * checks the answers. Run by `make ctest` (part of `make test`) with a
- * directory holding the KRvK and KRRvK tables:
+ * directory holding the KRvK and KRRvK tables, in format version 1 and
+ * again in version 2:
  *
  *     build/probe_test build/ctest-tables
  */
