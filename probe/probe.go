@@ -28,7 +28,7 @@ func (t *Tables) Moves(p *tb.Position) ([]MoveResult, error) {
 	out := make([]MoveResult, 0, l.N)
 	for _, m := range l.Slice() {
 		q := p.Play(m)
-		v, err := t.Value(&q)
+		v, _, err := t.dtmValueOf(&q, true)
 		if err != nil {
 			return nil, err
 		}

@@ -193,11 +193,13 @@ type site struct {
 // empty, for KvK (a draw without tables) and when the directory lacks the
 // table.
 func (t *Tables) locate(p *tb.Position, rules string) (site, *lazyFile, error) {
-	return t.locateIn(p, rules, t.table)
+	return t.locateIn(p, rules, t.table, false)
 }
 
-// locateIn is locate through the files table finds (t.table or t.wdlTable).
-func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFile, error)) (site, *lazyFile, error) {
+// locateIn is locate through the files table finds (t.table or t.wdlTable);
+// legal says that p is known to be legal (a position after a legal move),
+// which spares checking it.
+func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFile, error), legal bool) (site, *lazyFile, error) {
 	m := tb.MaterialOf(p)
 	pieces := m.Pieces()
 	switch {
@@ -206,8 +208,10 @@ func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFil
 	case pieces > index.MaxPieces:
 		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrTooManyPieces}
 	}
-	if err := p.Validate(); err != nil {
-		return site{}, nil, &PositionError{FEN: p.FEN(), Err: fmt.Errorf("%w: %v", ErrIllegal, err)}
+	if !legal {
+		if err := p.Validate(); err != nil {
+			return site{}, nil, &PositionError{FEN: p.FEN(), Err: fmt.Errorf("%w: %v", ErrIllegal, err)}
+		}
 	}
 	if pieces == 2 {
 		return site{given: m}, nil, nil
@@ -257,7 +261,13 @@ func (t *Tables) BoardValue(p *tb.Position, r *honour.Rules) (value.Value, bool,
 
 // dtmValue returns the DTM value of p (value.Draw for KvK) and its site.
 func (t *Tables) dtmValue(p *tb.Position) (value.Value, site, error) {
-	s, lf, err := t.locate(p, "")
+	return t.dtmValueOf(p, false)
+}
+
+// dtmValueOf is dtmValue, sparing the check of p when legal says it is
+// (locateIn).
+func (t *Tables) dtmValueOf(p *tb.Position, legal bool) (value.Value, site, error) {
+	s, lf, err := t.locateIn(p, "", t.table, legal)
 	switch {
 	case err != nil:
 		return 0, s, err
@@ -283,7 +293,7 @@ func (t *Tables) dtmValue(p *tb.Position) (value.Value, site, error) {
 // searchDTM returns the DTM value of p from its successors'.
 func (t *Tables) searchDTM(p *tb.Position) (value.Value, error) {
 	return bestMove(p, func(q *tb.Position) (value.Value, error) {
-		v, _, err := t.dtmValue(q)
+		v, _, err := t.dtmValueOf(q, true)
 		return v, err
 	})
 }
@@ -296,10 +306,10 @@ func (t *Tables) searchBoard(p *tb.Position, r *honour.Rules) (value.Value, erro
 	return bestMove(p, func(q *tb.Position) (value.Value, error) {
 		after := tb.MaterialOf(q)
 		if !honour.HasBoardHonour(after) {
-			v, _, err := t.dtmValue(q)
+			v, _, err := t.dtmValueOf(q, true)
 			return r.BaringCapture(after, q.Side, v), err
 		}
-		s, lf, err := t.locate(q, r.Name)
+		s, lf, err := t.locateIn(q, r.Name, t.table, true)
 		if err != nil {
 			return 0, err
 		}
@@ -368,7 +378,7 @@ func (t *Tables) Value(p *tb.Position) (value.Value, error) {
 // DTM and DTB as Judge does. It is the probe for an engine's search.
 func (t *Tables) WDL(p *tb.Position, r *honour.Rules) (honour.Category, error) {
 	if p.CountLimit == tb.NoCount {
-		s, lf, err := t.locateIn(p, r.Name, t.wdlTable)
+		s, lf, err := t.locateIn(p, r.Name, t.wdlTable, false)
 		if err != nil {
 			return 0, err
 		}
