@@ -31,6 +31,17 @@ function sideName(side) { return side === "w" ? "White" : "Black"; }
 
 function movesFromPlies(p) { return Math.ceil(p / 2); }
 
+// plural: "1 move", "2 moves".
+function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+
+// mateText: "White mates in 16 moves (31 plies)".
+function mateText(side, plies) {
+  return `${sideName(side)} mates in ${plural(movesFromPlies(plies), "move", "moves")} (${plural(plies, "ply", "plies")})`;
+}
+
+// counted says whether the rules have a count at all.
+function counted(doc) { return doc.count.kind !== "none" && doc.count.kind !== ""; }
+
 // The mover's result and mate distance in plies from a move's entry (which
 // describes the position after the move, from its side to move's view).
 function moverView(m) {
@@ -70,24 +81,32 @@ async function go(fen, addToHistory = true) {
   if (state.training) trainerStep();
 }
 
-// verdictText: "White mates in 12 moves (23 plies)".
-function verdictText(doc) {
+// verdict returns the headline under the chosen rules — who wins inside
+// the count, or a draw by the count, stalemate, checkmate — and the plain
+// mate distance beside it (secondary, as the count decides).
+function verdict(doc) {
   const side = parseFen(doc.fen).side;
   const other = side === "w" ? "b" : "w";
-  if (doc.wdl === "draw") return `Draw: neither side can force mate (${doc.material})`;
-  if (doc.wdl === "loss" && doc.dtm === 0) return `${sideName(side)} is checkmated: ${sideName(other)} wins`;
-  if (doc.wdl === "win") return `${sideName(side)} mates in ${movesFromPlies(doc.dtm)} moves (${doc.dtm} plies)`;
-  return `${sideName(other)} mates in ${movesFromPlies(doc.dtm)} moves (${doc.dtm} plies)`;
+  if (doc.wdl === "loss" && doc.dtm === 0) return { head: `${sideName(side)} is checkmated`, plain: `${sideName(other)} wins` };
+  if (doc.wdl === "draw" && doc.moves.length === 0) return { head: "Stalemate", plain: `a draw: ${sideName(side)} has no move and is not in check` };
+  if (doc.wdl === "draw") return { head: "Draw", plain: `neither side can force mate (${doc.material})` };
+  const winner = doc.wdl === "win" ? side : other;
+  const mate = mateText(winner, doc.dtm);
+  switch (doc.category) {
+    case "win": case "loss":
+      return { head: counted(doc) ? `${sideName(winner)} wins inside the count` : `${sideName(winner)} wins`, plain: mate };
+    default: // cursed-win, blessed-loss, or a draw by an expired count
+      return { head: "Draw by the count", plain: `${mate} without the count, but the count runs out first` };
+  }
 }
-
 // countText: "pieces' honour, limit 32 plies, count at ply 5 → 27 plies left: CURSED WIN".
 function countText(doc) {
   const c = doc.count;
   const result = doc.category.toUpperCase();
-  if (c.kind === "none" || c.kind === "") return `no count (${c.rules} rules): ${result}`;
+  if (!counted(doc)) return `no counting rule (${c.rules} rules): ${result}`;
   const kind = c.kind === "pieces" ? "pieces' honour" : "board's honour";
   const at = c.ply < 0 ? "starting after this move" : `count at ply ${c.ply}`;
-  let text = `${kind}, limit ${c.limit} plies (${c.limit / 2} moves), ${at} → ${c.remaining} plies left (${c.rules} rules)`;
+  let text = `${kind}, limit ${c.limit} plies (${c.limit / 2} moves), ${at} → ${plural(c.remaining, "ply", "plies")} left (${c.rules} rules)`;
   if (doc.dtb !== undefined) text += `; goal (mate or a winning capture of the last piece) in ${doc.dtb} plies`;
   if (!doc.exact) return `${text}: ${result} without the count — the ${c.rules} board's-honour table of ${doc.material} is missing`;
   return `${text}: ${result}`;
@@ -116,7 +135,14 @@ function render() {
     return;
   }
   const doc = state.doc;
-  $("verdict").textContent = verdictText(doc);
+  const v = verdict(doc);
+  $("verdict").innerHTML = "";
+  const head = document.createElement("strong");
+  head.textContent = v.head;
+  const plain = document.createElement("span");
+  plain.className = "plain";
+  plain.textContent = v.plain;
+  $("verdict").append(head, " — ", plain);
   $("verdict").className = "verdict " + doc.category;
   $("count").textContent = countText(doc);
   $("stats-link").href = `stats.html?material=${doc.material}`;
@@ -133,7 +159,7 @@ function render() {
       b.className = "move" + (m.uci === doc.best ? " best" : "");
       b.dataset.uci = m.uci;
       let text = m.uci;
-      if (v.plies !== null) text += v.category.endsWith("win") ? ` mate in ${movesFromPlies(v.plies)}` : ` mated in ${movesFromPlies(v.plies)}`;
+      if (v.plies !== null) text += (v.category.endsWith("win") ? " mate in " : " mated in ") + movesFromPlies(v.plies);
       b.textContent = text;
       b.addEventListener("click", () => playMove(m));
       section.appendChild(b);
@@ -147,7 +173,11 @@ function squareIndex(name) {
 }
 
 function playMove(m) {
-  if (state.training && parseFen(currentFen()).side !== state.training.side) return; // the tablebase's turn
+  if (state.training) {
+    if (parseFen(currentFen()).side !== state.training.side) return; // the tablebase's turn
+    state.training.played = m.uci;
+    state.training.best = state.doc.best;
+  }
   go(m.fen);
 }
 
@@ -177,13 +207,14 @@ function onSquareClick(sq) {
 // under the count. It ends at mate or when the count runs out.
 function startTraining() {
   const doc = state.doc;
-  if (!doc || doc.wdl !== "win") {
-    $("trainer-status").textContent = "The trainer needs a position the side to move wins.";
+  if (!doc || doc.category !== "win") {
+    const why = doc && doc.category === "cursed-win" ? " (here the count runs out before the mate: a draw by the count)" : "";
+    $("trainer-status").textContent = (counted(doc || { count: {} }) ? "The trainer needs a position the side to move wins inside the count" : "The trainer needs a position the side to move wins") + why + ".";
     return;
   }
   state.training = { side: parseFen(doc.fen).side };
   $("train").textContent = "Stop training";
-  $("trainer-status").textContent = `You play ${sideName(state.training.side)}: mate inside the count.`;
+  $("trainer-status").textContent = `You play ${sideName(state.training.side)}: ${counted(doc) ? "mate inside the count" : "mate"}.`;
 }
 
 function stopTraining(message) {
@@ -199,8 +230,13 @@ function trainerStep() {
   if (doc.wdl === "loss" && doc.dtm === 0) {
     return stopTraining(side === state.training.side ? "You were checkmated." : "Checkmate! You won.");
   }
-  if (doc.count.expired) return stopTraining("The count ran out: DRAW by the count.");
-  if (doc.wdl === "draw" && side !== state.training.side) return stopTraining("The win slipped away: it is a draw now.");
+  if (doc.count.expired) return stopTraining("The count ran out: a draw by the count.");
+  if (side !== state.training.side && doc.category !== "loss") {
+    // The user's move left the opponent anything but lost inside the count.
+    const t = state.training;
+    const now = doc.category === "blessed-loss" ? "a draw by the count" : "a draw";
+    return stopTraining(`${t.played} throws the win away (now ${now}); ${t.best} would have kept it. Press ◀ to take it back.`);
+  }
   if (side !== state.training.side && doc.best) {
     const reply = doc.moves.find((m) => m.uci === doc.best);
     $("trainer-status").textContent = `The tablebase plays ${reply.uci}.`;

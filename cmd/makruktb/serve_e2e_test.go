@@ -47,6 +47,14 @@ func click(ctx context.Context, t *testing.T, sel string) {
 }
 
 // TestExplorerInBrowser drives the explorer in headless Chromium: enter a
+// setRules chooses the rule profile as a user does.
+func setRules(ctx context.Context, t *testing.T, name string) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#rules"), name)))
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("rules").dispatchEvent(new Event("change"))`))
+	require.NoError(t, err)
+}
+
 // KRvK FEN, read the verdict, play the best move, see the position after
 // it, play Black's best reply, then let the trainer answer a move. It saves
 // a screenshot to build/artifacts/explorer.png.
@@ -93,15 +101,47 @@ func TestExplorerInBrowser(t *testing.T) {
 	waitText(ctx, t, "#verdict", "(29 plies)")
 
 	// The trainer answers White's move with the tablebase's best defence.
+	// (Under thai this win is cursed, which the trainer refuses; without
+	// a count it is a win.)
+	setRules(ctx, t, "none")
+	waitText(ctx, t, "#verdict", "White wins — White mates in 15 moves (29 plies)")
 	click(ctx, t, "#train")
-	waitText(ctx, t, "#trainer-status", "You play White")
+	waitText(ctx, t, "#trainer-status", "You play White: mate.")
 	click(ctx, t, "button.move.best")
 	waitText(ctx, t, "#trainer-status", "Your move")
 	waitText(ctx, t, "#verdict", "White mates in 14 moves (27 plies)")
 
+	// The count first (issue 38): the trainer refuses a cursed win, names
+	// the move that throws a win away and the one that kept it, and a
+	// stalemate is named.
+	click(ctx, t, "#train") // stop
+	setRules(ctx, t, "thai")
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")))
+	click(ctx, t, "#load")
+	waitText(ctx, t, "#verdict", "Draw by the count")
+	click(ctx, t, "#train")
+	waitText(ctx, t, "#trainer-status", "wins inside the count (here the count runs out")
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), "8/8/8/8/2k5/8/8/KR6 w - - 0 1")))
+	click(ctx, t, "#load")
+	waitText(ctx, t, "#verdict", "White wins inside the count")
+	click(ctx, t, "#train")
+	waitText(ctx, t, "#trainer-status", "You play White: mate inside the count.")
+	click(ctx, t, `button.move[data-uci="b1e1"]`)
+	waitText(ctx, t, "#trainer-status", "b1e1 throws the win away (now a draw by the count); b1d1 would have kept it.")
+	screenshot(ctx, t, "trainer-spoiled.png")
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), "k7/1R6/1K6/8/8/8/8/8 b - - 0 1")))
+	click(ctx, t, "#load")
+	waitText(ctx, t, "#verdict", "Stalemate")
+
+	screenshot(ctx, t, "explorer.png")
+}
+
+// screenshot saves the page as build/artifacts/NAME.
+func screenshot(ctx context.Context, t *testing.T, name string) {
+	t.Helper()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	require.NoError(t, err)
 	dir := filepath.Join("..", "..", "build", "artifacts")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "explorer.png"), png, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
 }
