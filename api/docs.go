@@ -26,6 +26,11 @@ type Move struct {
 	WDL      string `json:"wdl"`
 	DTM      *int   `json:"dtm"`
 	Category string `json:"category"`
+	// DTB is the board's-honour distance (plies) from the position after
+	// the move to its side's goal (mate, or a capture of the last piece
+	// into a pieces' count that still wins), where board's honour judges
+	// it: what makes a longer mate the better move.
+	DTB *int `json:"dtb,omitempty"`
 }
 
 // Count is a count as a document: which rules, which count, how far it
@@ -103,6 +108,7 @@ func NewProbe(pos *tb.Position, j probe.Root, r *honour.Rules) Probe {
 		a := m.After.Value
 		doc.Moves = append(doc.Moves, Move{
 			UCI: m.Move.String(), FEN: FENAfter(pos, m), WDL: a.WDL().String(), DTM: DTM(a), Category: m.After.Category.String(),
+			DTB: DTM(m.After.DTB),
 		})
 	}
 	return doc

@@ -160,6 +160,11 @@ function render() {
       b.dataset.uci = m.uci;
       let text = m.uci;
       if (v.plies !== null) text += (v.category.endsWith("win") ? " mate in " : " mated in ") + movesFromPlies(v.plies);
+      // Under board's honour the goal decides the best move, not the mate.
+      if (m.dtb !== undefined && m.dtb !== null && m.dtb + 1 !== v.plies) {
+        text += `, goal in ${movesFromPlies(m.dtb + 1)}`;
+        b.title = "goal: mate, or a capture of the last piece into a pieces' count that still wins";
+      }
       b.textContent = text;
       b.addEventListener("click", () => playMove(m));
       section.appendChild(b);
