@@ -76,6 +76,7 @@ async function go(fen, addToHistory = true) {
   }
   const url = new URL(location.href);
   url.searchParams.set("fen", fen);
+  url.searchParams.set("rules", $("rules").value);
   history.replaceState(null, "", url);
   render();
   if (state.training) trainerStep();
@@ -145,7 +146,7 @@ function render() {
   $("verdict").append(head, " — ", plain);
   $("verdict").className = "verdict " + doc.category;
   $("count").textContent = countText(doc);
-  $("stats-link").href = `stats.html?material=${doc.material}`;
+  $("stats-link").href = `stats.html?material=${doc.material}&rules=${doc.count.rules}`;
   $("hint").disabled = !doc.best;
   for (const group of GROUPS) {
     const moves = doc.moves.filter((m) => moverView(m).category === group);
@@ -291,8 +292,16 @@ function init() {
   $("rules").addEventListener("change", () => go(currentFen(), false));
   $("train").addEventListener("click", () => (state.training ? stopTraining("") : startTraining()));
   $("hint").addEventListener("click", () => { if (state.doc) { state.hint = state.doc.best; render(); } });
-  const fen = new URL(location.href).searchParams.get("fen") || START_FEN;
-  go(fen);
+  // Arrow keys step back and forward, as the buttons do.
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, select")) return;
+    if (e.key === "ArrowLeft") $("back").click();
+    if (e.key === "ArrowRight") $("forward").click();
+  });
+  const params = new URL(location.href).searchParams;
+  const rules = params.get("rules");
+  if (rules && [...$("rules").options].some((o) => o.value === rules)) $("rules").value = rules;
+  go(params.get("fen") || START_FEN);
 }
 
 init();

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 )
 
@@ -94,16 +95,27 @@ func TestExplorerInBrowser(t *testing.T) {
 	click(ctx, t, "button.move.best")
 	waitText(ctx, t, "#verdict", "White mates in 15 moves (29 plies)")
 
-	// Back goes to the position before the reply, forward returns.
+	// Back goes to the position before the reply, forward returns; so do
+	// the arrow keys.
 	click(ctx, t, "#back")
 	waitText(ctx, t, "#verdict", "(30 plies)")
 	click(ctx, t, "#forward")
+	waitText(ctx, t, "#verdict", "(29 plies)")
+	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)))
+	waitText(ctx, t, "#verdict", "(30 plies)")
+	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)))
 	waitText(ctx, t, "#verdict", "(29 plies)")
 
 	// The trainer answers White's move with the tablebase's best defence.
 	// (Under thai this win is cursed, which the trainer refuses; without
 	// a count it is a win.)
 	setRules(ctx, t, "none")
+	waitText(ctx, t, "#verdict", "White wins — White mates in 15 moves (29 plies)")
+	// The rules are in the address: a reload keeps them.
+	url, err := chromedp.Run(ctx, chromedp.Location())
+	require.NoError(t, err)
+	require.Contains(t, url, "rules=none")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
 	waitText(ctx, t, "#verdict", "White wins — White mates in 15 moves (29 plies)")
 	click(ctx, t, "#train")
 	waitText(ctx, t, "#trainer-status", "You play White: mate.")
