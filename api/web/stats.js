@@ -4,6 +4,14 @@
 
 const $ = (id) => document.getElementById(id);
 
+// The built-in profiles first, in this order; others after them.
+const RULES_ORDER = ["thai", "cambodian", "asean", "none"];
+
+// n with thousands separators: 10,780,728.
+function num(n) { return n.toLocaleString("en-US"); }
+
+function plural(n, one, many) { return `${num(n)} ${n === 1 ? one : many}`; }
+
 async function show(material) {
   $("status").textContent = `Counting ${material} over the full board…`;
   $("result").hidden = true;
@@ -16,12 +24,15 @@ async function show(material) {
   $("status").textContent = "";
   $("plot").src = `api/v1/stats/${encodeURIComponent(material)}/plot.svg`;
   const rows = [`<tr><th>rules</th><th>to move</th><th>win</th><th>cursed-win</th><th>draw</th><th>blessed-loss</th><th>loss</th><th>count-draws</th></tr>`];
-  for (const [rules, sides] of Object.entries(st.count)) {
+  const order = (r) => (RULES_ORDER.includes(r) ? RULES_ORDER.indexOf(r) : RULES_ORDER.length);
+  const profiles = Object.keys(st.count).sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+  for (const rules of profiles) {
+    const sides = st.count[rules];
     for (const side of ["w", "b"]) {
       const c = sides[side];
       const wins = c.win + c["cursed-win"];
       const share = wins ? (100 * c["cursed-win"] / wins).toFixed(1) + "%" : "–";
-      rows.push(`<tr><td>${rules}</td><td>${side === "w" ? "White" : "Black"}</td><td>${c.win}</td><td>${c["cursed-win"]}</td><td>${c.draw}</td><td>${c["blessed-loss"]}</td><td>${c.loss}</td><td>${share}</td></tr>`);
+      rows.push(`<tr><td>${rules}</td><td>${side === "w" ? "White" : "Black"}</td><td>${num(c.win)}</td><td>${num(c["cursed-win"])}</td><td>${num(c.draw)}</td><td>${num(c["blessed-loss"])}</td><td>${num(c.loss)}</td><td>${share}</td></tr>`);
     }
   }
   $("count-table").innerHTML = rows.join("");
@@ -31,7 +42,9 @@ async function show(material) {
     const a = document.createElement("a");
     a.href = `./?fen=${encodeURIComponent(l.fen)}`;
     a.textContent = l.fen;
-    li.append(a, ` mate in ${Math.ceil(l.dtm / 2)} moves (${l.dtm} plies)`);
+    // A longest win is the side to move's.
+    const winner = l.fen.split(" ")[1] === "w" ? "White" : "Black";
+    li.append(a, `: ${winner} to move mates in ${plural(Math.ceil(l.dtm / 2), "move", "moves")} (${plural(l.dtm, "ply", "plies")})`);
     $("longest").appendChild(li);
   }
   $("result").hidden = false;

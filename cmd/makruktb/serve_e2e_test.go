@@ -157,3 +157,37 @@ func screenshot(ctx context.Context, t *testing.T, name string) {
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
 }
+
+// The statistics page on a phone (390 px): the built-in profiles first,
+// numbers with thousands separators, who wins each longest win, and
+// nothing wider than the screen (issue 38).
+func TestStatsPageOnAPhone(t *testing.T) {
+	exe := chromium(t)
+	ts, _ := newTestServer(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(390, 844))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancelTimeout()
+
+	// A window is at least 500 px wide: the phone's viewport is emulated.
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/stats.html?material=KRvK")))
+	waitText(ctx, t, "#longest", "White to move mates in 16 moves (31 plies)")
+	inner, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.innerWidth`))
+	require.NoError(t, err)
+	require.Equal(t, 390, inner)
+	first, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#count-table tr:nth-child(2) td:first-child")))
+	require.NoError(t, err)
+	require.Equal(t, "thai", first)
+	table, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#count-table")))
+	require.NoError(t, err)
+	require.Regexp(t, `\d,\d{3}`, table)
+	width, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
+	require.NoError(t, err)
+	require.LessOrEqual(t, width, 390, "the page scrolls sideways on a phone")
+	screenshot(ctx, t, "stats-phone.png")
+}
