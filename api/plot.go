@@ -14,7 +14,7 @@ import (
 // plotHeight, with margins for the axes and their labels.
 const (
 	plotWidth, plotHeight = 720, 360
-	marginLeft, marginTop = 70, 40
+	marginLeft, marginTop = 70, 62
 	marginRight           = 20
 	marginBottom          = 50
 )
@@ -77,8 +77,9 @@ func WriteHistogramSVG(w io.Writer, st *retro.Stats) {
 	}
 	fmt.Fprintf(&b, `<line x1="0" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#333"/>`+"\n", innerW, innerH, innerH)
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">mate in N moves</text>`+"\n", innerW/2, innerH+36)
-	fmt.Fprintf(&b, `<rect x="%.1f" y="-28" width="10" height="10" fill="#2e7d32"/><text x="%.1f" y="-19">side to move wins</text>`, innerW-250, innerW-236)
-	fmt.Fprintf(&b, `<rect x="%.1f" y="-28" width="10" height="10" fill="#c62828"/><text x="%.1f" y="-19">side to move loses</text>`+"\n", innerW-120, innerW-106)
+	// The legend, on its own line under the title.
+	fmt.Fprintf(&b, `<rect x="0" y="-30" width="10" height="10" fill="#2e7d32"/><text x="14" y="-21">side to move wins</text>`)
+	fmt.Fprintf(&b, `<rect x="140" y="-30" width="10" height="10" fill="#c62828"/><text x="154" y="-21">side to move loses</text>`+"\n")
 	b.WriteString("</g>\n</svg>\n")
 	io.WriteString(w, b.String())
 }
