@@ -21,7 +21,9 @@ import (
 // point of view of the side to move there. probe --json prints this
 // document and serve's /api/v1/probe returns it.
 type Move struct {
-	UCI      string `json:"uci"`
+	UCI string `json:"uci"`
+	// SAN is the move as players write it: Rb1, Nxc6, Ke2# (tb.Position.SAN).
+	SAN      string `json:"san"`
 	FEN      string `json:"fen"`
 	WDL      string `json:"wdl"`
 	DTM      *int   `json:"dtm"`
@@ -107,7 +109,7 @@ func NewProbe(pos *tb.Position, j probe.Root, r *honour.Rules) Probe {
 	for _, m := range j.Moves {
 		a := m.After.Value
 		doc.Moves = append(doc.Moves, Move{
-			UCI: m.Move.String(), FEN: FENAfter(pos, m), WDL: a.WDL().String(), DTM: DTM(a), Category: m.After.Category.String(),
+			UCI: m.Move.String(), SAN: pos.SAN(m.Move), FEN: FENAfter(pos, m), WDL: a.WDL().String(), DTM: DTM(a), Category: m.After.Category.String(),
 			DTB: DTM(m.After.DTB),
 		})
 	}
@@ -155,6 +157,7 @@ type Line struct {
 // and count, from the point of view of the side to move there.
 type Step struct {
 	UCI      string `json:"uci"`
+	SAN      string `json:"san"`
 	FEN      string `json:"fen"`
 	DTM      *int   `json:"dtm"`
 	Category string `json:"category"`
@@ -175,7 +178,7 @@ func JudgeLine(t *probe.Tables, pos *tb.Position, r *honour.Rules) (Line, error)
 	cur := *pos
 	for _, m := range line {
 		doc.Moves = append(doc.Moves, Step{
-			UCI: m.Move.String(), FEN: FENAfter(&cur, m), DTM: DTM(m.After.Value),
+			UCI: m.Move.String(), SAN: cur.SAN(m.Move), FEN: FENAfter(&cur, m), DTM: DTM(m.After.Value),
 			Category: m.After.Category.String(), Count: NewCount(m.After.Count, r),
 		})
 		cur = cur.Play(m.Move)

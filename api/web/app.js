@@ -159,12 +159,13 @@ function render() {
       const b = document.createElement("button");
       b.className = "move" + (m.uci === doc.best ? " best" : "");
       b.dataset.uci = m.uci;
-      let text = m.uci;
+      b.title = m.uci;
+      let text = m.san || m.uci;
       if (v.plies !== null) text += (v.category.endsWith("win") ? " mate in " : " mated in ") + movesFromPlies(v.plies);
       // Under board's honour the goal decides the best move, not the mate.
       if (m.dtb !== undefined && m.dtb !== null && m.dtb + 1 !== v.plies) {
         text += `, goal in ${movesFromPlies(m.dtb + 1)}`;
-        b.title = "goal: mate, or a capture of the last piece into a pieces' count that still wins";
+        b.title = `${m.uci}; goal: mate, or a capture of the last piece into a pieces' count that still wins`;
       }
       b.textContent = text;
       b.addEventListener("click", () => playMove(m));

@@ -111,12 +111,15 @@ func TestExplorerInBrowser(t *testing.T) {
 	// a count it is a win.)
 	setRules(ctx, t, "none")
 	waitText(ctx, t, "#verdict", "White wins — White mates in 15 moves (29 plies)")
-	// The rules are in the address: a reload keeps them.
+	// The rules are in the address: the link opened in another tab
+	// shows the same.
 	url, err := chromedp.Run(ctx, chromedp.Location())
 	require.NoError(t, err)
 	require.Contains(t, url, "rules=none")
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
-	waitText(ctx, t, "#verdict", "White wins — White mates in 15 moves (29 plies)")
+	tab, closeTab := chromedp.NewContext(ctx)
+	require.NoError(t, chromedp.Do(tab, chromedp.Navigate(url)))
+	waitText(tab, t, "#verdict", "White wins — White mates in 15 moves (29 plies)")
+	closeTab()
 	click(ctx, t, "#train")
 	waitText(ctx, t, "#trainer-status", "You play White: mate.")
 	click(ctx, t, "button.move.best")
