@@ -14,6 +14,7 @@ const OPPOSITE = { "win": "loss", "loss": "win", "cursed-win": "blessed-loss", "
 
 const state = {
   history: [], // FENs
+  moves: [], // moves[i]: the move (UCI) that led to history[i], "" for a position set up
   at: -1,
   doc: null, // the probe document of the current position
   error: null,
@@ -57,11 +58,14 @@ async function probe(fen) {
   return doc;
 }
 
-// go shows fen, adding it to the history after the current position.
-async function go(fen, addToHistory = true) {
+// go shows fen, adding it to the history after the current position
+// (reached by the move uci, "" when it was set up).
+async function go(fen, addToHistory = true, uci = "") {
   if (addToHistory) {
     state.history = state.history.slice(0, state.at + 1);
+    state.moves = state.moves.slice(0, state.at + 1);
     state.history.push(fen);
+    state.moves.push(uci);
     state.at = state.history.length - 1;
   }
   state.selected = -1;
@@ -116,6 +120,11 @@ function countText(doc) {
 function render() {
   const pos = parseFen(currentFen());
   const marks = {};
+  const last = state.moves[state.at];
+  if (last) {
+    marks[squareIndex(last.slice(0, 2))] = "last";
+    marks[squareIndex(last.slice(2, 4))] = "last";
+  }
   if (state.selected >= 0) marks[state.selected] = "selected";
   if (state.hint) {
     marks[squareIndex(state.hint.slice(0, 2))] = "hint";
@@ -185,7 +194,7 @@ function playMove(m) {
     state.training.played = m.uci;
     state.training.best = state.doc.best;
   }
-  go(m.fen);
+  go(m.fen, true, m.uci);
 }
 
 function onSquareClick(sq) {
@@ -247,7 +256,7 @@ function trainerStep() {
   if (side !== state.training.side && doc.best) {
     const reply = doc.moves.find((m) => m.uci === doc.best);
     $("trainer-status").textContent = `The tablebase plays ${reply.uci}.`;
-    setTimeout(() => go(reply.fen), 300);
+    setTimeout(() => go(reply.fen, true, reply.uci), 300);
   } else if (side === state.training.side) {
     $("trainer-status").textContent = `Your move: ${countText(doc)}`;
   }

@@ -90,6 +90,10 @@ func TestExplorerInBrowser(t *testing.T) {
 	fen, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#fen")))
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(fen, "8/8/8/8/8/2k5/8/KR6 b - 32 6"), fen)
+	// The move just played is marked on the board: b2 and b1.
+	marked, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("rect.sq.last")].map((e) => e.dataset.square).sort()`))
+	require.NoError(t, err)
+	require.Equal(t, []string{"b1", "b2"}, marked)
 
 	// Black's reply: the longest resistance.
 	click(ctx, t, "button.move.best")
