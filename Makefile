@@ -89,7 +89,7 @@ test: fmt-check tidy-check vet lint ctest race
 # core), the server and the directory lock.
 race:
 	$(GO) test -race -count=1 ./probe/... ./store -run 'TestConcurrentProbes|TestBlockCache|TestWrite|TestLoadAllNamesFirstBadBlock|TestCorruptTableInDirectory|TestListEditsDoNotGetLost'
-	$(GO) test -race -count=1 ./internal/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN|TestOutOfCoreTwoWorkers|TestReleaserHoldsBackTheLead|UnderConcurrent'
+	$(GO) test -race -count=1 ./internal/parallel ./retro -run 'TestFor|TestKnownChessResults|TestKRvKN$$|TestDTBKRvKN|TestBoardCountsKRvKN|TestOutOfCoreTwoWorkers|TestReleaserHoldsBackTheLead|UnderConcurrent|TestDeriveSmallTable'
 	$(GO) test -race -count=1 ./uci -run 'TestAdapter'
 	$(GO) test -race -count=1 ./api -run 'TestResponseCache'
 	$(GO) test -race -count=1 ./cmd/makruktb -run 'TestServe|TestLoad|TestGoldenChecksums'

@@ -67,6 +67,23 @@ func TestVerifyDerived(t *testing.T) {
 	require.ErrorAs(t, Verify(context.Background(), broken, shared.get, Options{}), &mm)
 }
 
+// Derive with several workers on a small table (make race runs it under
+// the race detector): each side of KRvK given back from the other.
+func TestDeriveSmallTable(t *testing.T) {
+	krk := solve(t, "KRvK")
+	for side := tb.White; side <= tb.Black; side++ {
+		copied := onlySide(krk, side.Other())
+		require.NoError(t, Derive(context.Background(), []Check{{Table: copied, DTM: shared.get}}, side, Options{Threads: 4}))
+		for k := range krk.Space.KingPairs() {
+			krk.Space.Walk(k, side, func(i uint64, p *tb.Position) {
+				if got, want := copied.Values[side].At(i), krk.Values[side].At(i); got != want {
+					t.Fatalf("%s: derived %v, generated %v", p.FEN(), got, want)
+				}
+			})
+		}
+	}
+}
+
 // onlySide copies table keeping the values of side; the other side's
 // values are all draws.
 func onlySide(table *Table, side tb.Color) *Table {
