@@ -48,6 +48,23 @@ func click(ctx context.Context, t *testing.T, sel string) {
 }
 
 // TestExplorerInBrowser drives the explorer in headless Chromium: enter a
+// browser starts headless Chromium with a window of the given size for
+// the test (at most two minutes), and returns its tab.
+func browser(t *testing.T, width, height int) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox, chromedp.WindowSize(width, height))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancel()
+		cancelAlloc()
+	})
+	return ctx
+}
+
 // setRules chooses the rule profile as a user does.
 func setRules(ctx context.Context, t *testing.T, name string) {
 	t.Helper()
@@ -60,17 +77,8 @@ func setRules(ctx context.Context, t *testing.T, name string) {
 // it, play Black's best reply, then let the trainer answer a move. It saves
 // a screenshot to build/artifacts/explorer.png.
 func TestExplorerInBrowser(t *testing.T) {
-	exe := chromium(t)
+	ctx := browser(t, 1200, 800)
 	ts, _ := newTestServer(t)
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1200, 800))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancelTimeout()
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")))
 	waitText(ctx, t, "#verdict", "mates in")
@@ -169,16 +177,8 @@ func screenshot(ctx context.Context, t *testing.T, name string) {
 // numbers with thousands separators, who wins each longest win, and
 // nothing wider than the screen (issue 38).
 func TestStatsPageOnAPhone(t *testing.T) {
-	exe := chromium(t)
+	ctx := browser(t, 390, 844)
 	ts, _ := newTestServer(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(390, 844))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancelTimeout()
 
 	// A window is at least 500 px wide: the phone's viewport is emulated.
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
