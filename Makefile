@@ -28,7 +28,7 @@ C_LINK      := -Ibuild -Lbuild -lmakruktb -Wl,-rpath,'$$ORIGIN' -lpthread
 # build/ctest-tables and checks the answers from C.
 ctest: lib build
 	rm -rf build/ctest-tables build/ctest-tables-v2
-	$(BIN) gen --tables build/ctest-tables KRvK KRRvK > /dev/null
+	$(BIN) gen --tables build/ctest-tables --format 1 KRvK KRRvK > /dev/null
 	$(BIN) gen --tables build/ctest-tables-v2 --format 2 KRvK KRRvK > /dev/null
 	$(CC) $(CFLAGS) -o build/probe_test cmd/libmakruktb/ctest/probe_test.c $(C_LINK)
 	$(CC) $(CFLAGS) -o build/example cmd/libmakruktb/ctest/example.c $(C_LINK)

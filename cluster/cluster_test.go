@@ -88,6 +88,9 @@ func TestScriptScratch(t *testing.T) {
 		require.NoError(t, CheckScratch(scratch), scratch)
 		require.Contains(t, job.Script(ScriptOptions{Scratch: scratch}, nil), want, scratch)
 	}
+	// The format reaches gen; 0 leaves gen its default.
+	require.Contains(t, job.Script(ScriptOptions{Format: 1}, nil), "MiB --format 1 KRvKN\n")
+	require.NotContains(t, job.Script(ScriptOptions{}, nil), "--format")
 	for _, bad := range []string{"scratch", "./tmp", "$", "${TMPDIR", "$1X", "$A-B", "${}"} {
 		require.ErrorContains(t, CheckScratch(bad), "want an absolute path", bad)
 	}

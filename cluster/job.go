@@ -106,6 +106,7 @@ type ScriptOptions struct {
 	Binary    string // the makruktb binary, on the shared file system
 	Dir       string // the shared table directory (absolute)
 	DTB       string // the --dtb list
+	Format    int    // gen's --format (0: gen's default)
 	Partition string
 	Account   string
 	LogDir    string // where Slurm writes each job's output
@@ -144,6 +145,9 @@ func (j *Job) Script(o ScriptOptions, dependsOn []string) string {
 	scratch := ""
 	if o.Scratch != "" {
 		scratch = " --scratch " + scratchWord(o.Scratch)
+	}
+	if o.Format != 0 {
+		scratch += fmt.Sprintf(" --format %d", o.Format)
 	}
 	fmt.Fprintf(&b, "exec %s gen --tables %s --dtb %s --threads \"$SLURM_CPUS_PER_TASK\" --memory %dMiB%s %s\n",
 		shellQuote(o.Binary), shellQuote(o.Dir), shellQuote(o.DTB), j.Memory>>20, scratch, j.Material)

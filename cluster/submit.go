@@ -67,7 +67,8 @@ func tablesDone(dir string, j *Job) bool {
 }
 
 // checkValid fails for a table of j present in dir whose SHA-256 is not
-// the reference's: a job would keep it. The SHA-256 is the one the
+// the reference's (of version 1 or 2, whichever the file is): a job would
+// keep it. The SHA-256 is the one the
 // directory's SHA256SUMS recorded when the table was made; a table with
 // no record (a job stopped between the rename and the record) is read.
 // (Whether the bytes still match the record is verify's question: reading
@@ -85,8 +86,14 @@ func checkValid(dir string, j *Job, recorded map[string]string) error {
 				return err
 			}
 		}
-		if want, ok := data.Checksums()[name]; ok && sum != want {
-			return fmt.Errorf("%s: SHA-256 %s, expected %s: delete the file and submit again", id.Path(dir), sum, want)
+		v1, ok1 := data.Checksums()[name]
+		v2, ok2 := data.ChecksumsV2()[name]
+		switch {
+		case !ok1 && !ok2, sum == v1, sum == v2:
+		case !ok2:
+			return fmt.Errorf("%s: SHA-256 %s, expected %s: delete the file and submit again", id.Path(dir), sum, v1)
+		default:
+			return fmt.Errorf("%s: SHA-256 %s, expected %s (version 1) or %s (version 2): delete the file and submit again", id.Path(dir), sum, v1, v2)
 		}
 	}
 	return nil

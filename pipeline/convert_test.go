@@ -29,7 +29,7 @@ func TestConvertMakesWhatGenMakes(t *testing.T) {
 	gen := &Runner{Dir: v2, Threads: 2, Reference: refs, Verify: true, Report: &record{}, WDL: true, Format: probe.Version2}
 	require.NoError(t, gen.Run(context.Background(), jobs))
 	v1 := t.TempDir()
-	old := &Runner{Dir: v1, Threads: 2, Reference: refs, Verify: true, Report: &record{}, WDL: true}
+	old := &Runner{Dir: v1, Threads: 2, Reference: refs, Verify: true, Report: &record{}, WDL: true, Format: probe.Version}
 	require.NoError(t, old.Run(context.Background(), jobs))
 	require.NoError(t, store.MarkVerified(v1, jobs[len(jobs)-1].ID, mustSum(t, jobs[len(jobs)-1].ID.Path(v1))))
 

@@ -65,8 +65,10 @@ type Runner struct {
 	// Reference holds the SHA-256 each file must have, by format version
 	// and file name (RepositoryReferences for the repository's).
 	Reference References
-	// Format is the format version of the tables written: 1 (also when
-	// 0) or 2 (probe.WriteFileV2: one side to move stored).
+	// Format is the format version of the tables written: 2
+	// (probe.WriteFileV2: one side to move stored; also when 0, see
+	// DefaultFormat) or 1 (probe.WriteFile: both sides). A table made out
+	// of core is written in version 1 whatever Format says (formatOf).
 	Format int
 	Report Reporter
 	// WDL makes, once the tables are made, the WDL file of every material
@@ -78,6 +80,36 @@ type Runner struct {
 	// as a faulty generator would.
 	spoil func(*retro.Table)
 }
+
+// DefaultFormat is the format version a Runner writes when its Format is
+// 0: version 2, a quarter of version 1's size.
+const DefaultFormat = probe.Version2
+
+// formatOf returns the format version a table is written in: the run's,
+// but version 1 for a table made out of core. Such a table is too large
+// to hold whole in memory, and its readers out of core — the DTB tables
+// of its material (draws) and verify — read it a king pair at a time,
+// both sides to move, which only a version-1 file gives without deriving
+// one side from the other in memory. convert --format 2 rewrites it
+// where memory allows.
+func (r *Runner) formatOf(outOfCore bool) int {
+	switch {
+	case outOfCore:
+		return probe.Version
+	case r.Format == 0:
+		return DefaultFormat
+	}
+	return r.Format
+}
+
+// holdBelow bounds the pieces of a DTM table the runner holds in memory,
+// once written in version 2, for its material's DTB tables (their draws
+// and count-draw summary): read from the file they would derive its side
+// not stored again each time (KRRvKN: about 20 CPU-seconds each, against
+// 18 for the whole generation of its DTM). A five-piece table takes at
+// most 1.4 GB; a six-piece one, up to 16 GB, is let go as the memory plan
+// assumes, and derived again.
+const holdBelow = 6
 
 // The suffixes of a table file that no reader opens: a table written but
 // not yet accepted, and one that failed its check.
@@ -127,6 +159,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 			kept++
 		}
 	}
+	r.cache.Release()
 	if len(failed) > 0 {
 		return fmt.Errorf("%s failed: %s", units.Plural(len(failed), "table", "tables"), strings.Join(failed, " "))
 	}
@@ -183,6 +216,7 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	start := time.Now()
 	m := j.ID.Material
+	r.cache.ReleaseOthers(m) // a DTM table held for its DTB tables (holdBelow)
 	clock := &Timings{}
 	opts := retro.Options{Threads: r.Threads, Progress: func(p retro.Progress) {
 		clock.enter(string(p.Stage))
@@ -239,14 +273,17 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	path := j.ID.Path(r.Dir)
 	clock.enter("write")
 	pending := path + PendingSuffix
+	format := r.formatOf(spill)
 	write := probe.WriteFile
-	if r.Format == probe.Version2 {
+	if format == probe.Version2 {
 		write = probe.WriteFileV2
+	} else if r.formatOf(false) == probe.Version2 {
+		r.Report.Print(fmt.Sprintf("%-15s written in version 1, as every table made out of core is: its readers out of core need both sides to move (convert --format 2 rewrites it where memory allows)", j.ID))
 	}
 	if err := write(pending, table.Space, metric, j.ID.Rules, table.Values); err != nil {
 		return err // naming the file
 	}
-	sum, verified, err := r.accept(ctx, j, table, pending, clock)
+	sum, verified, err := r.accept(ctx, j, table, pending, format, clock)
 	if err != nil {
 		return err
 	}
@@ -255,12 +292,15 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 			return err
 		}
 	}
-	reference, _ := r.Reference.Of(r.Format)
+	reference, _ := r.Reference.Of(format)
 	if err := store.RecordChecksumOf(r.Dir, path, sum, reference); err != nil {
 		return err
 	}
 	if !table.OutOfCore() { // out of core, the table lives until Close
 		r.cache.Keep(j.ID, table)
+		if format == probe.Version2 && j.Rules == nil && m.Pieces() < holdBelow {
+			r.cache.Hold(j.ID, table)
+		}
 	}
 	info, err := os.Stat(path)
 	if err != nil {
@@ -285,18 +325,19 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 // accept gives the table just written to pending its final name if it is
 // right: byte for byte its reference checksum when it has one, else,
 // unless Verify is off, every value against its successors (the check
-// Verifier makes). A table that fails is renamed NAME.rejected and the
-// error says so: the generator itself is what this guards against (issue
-// 42: two workers once wrote wrong values from time to time). It returns
-// the file's SHA-256 and whether it checked the values.
-func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending string, clock *Timings) (sum string, verified bool, err error) {
+// Verifier makes); format is the version it was written in. A table that
+// fails is renamed NAME.rejected and the error says so: the generator
+// itself is what this guards against (issue 42: two workers once wrote
+// wrong values from time to time). It returns the file's SHA-256 and
+// whether it checked the values.
+func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending string, format int, clock *Timings) (sum string, verified bool, err error) {
 	path := j.ID.Path(r.Dir)
 	clock.enter("checksum")
 	if sum, err = store.FileSHA256(pending); err != nil {
 		return "", false, err
 	}
 	var fault error
-	reference, listName := r.Reference.Of(r.Format)
+	reference, listName := r.Reference.Of(format)
 	if ref, ok := reference[j.ID.FileName()]; ok {
 		if sum != ref {
 			fault = fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed", j.ID, sum, ref, listName)
@@ -381,7 +422,7 @@ func (r *Runner) checkpoint(j Job, indices uint64) (*retro.Checkpoint, error) {
 // whose goals include those of rules (retro.GoalsIncluded), or nil, which
 // lets GenerateDTB read m's DTM table. Out of core, that table or the DTM
 // table is read from its file a king pair at a time instead of held
-// whole. done closes what draws opened.
+// whole, when it is a version-1 file. done closes what draws opened.
 func (r *Runner) draws(m tb.Material, rules *honour.Rules, outOfCore bool) (draws retro.RangeTable, done func(), err error) {
 	id, wider := widerBoardID(r.Dir, m, rules)
 	if !outOfCore {
@@ -402,8 +443,15 @@ func (r *Runner) draws(m tb.Material, rules *honour.Rules, outOfCore bool) (draw
 		return nil, nil, err
 	}
 	if f.Header.OneSided() {
+		// A table made in memory (version 2) whose DTB tables are not:
+		// read whole, its side not stored derived.
 		f.Close()
-		return nil, nil, fmt.Errorf("%s is a version-2 file, and out of core reads a table a king pair at a time, which needs version 1 (gen --format 1 makes it)", id.Path(r.Dir))
+		r.Report.Log(fmt.Sprintf("%-15s %s stores one side to move: read whole to derive the other, as out of core cannot", id, id.FileName()))
+		t, err := r.cache.Load(id)
+		if err != nil {
+			return nil, nil, err
+		}
+		return t, func() {}, nil
 	}
 	return f, func() { f.Close() }, nil
 }

@@ -60,7 +60,7 @@ func TestRunRejectsAMismatch(t *testing.T) {
 	reference := data.Checksums()
 	reference["KSvK.mtbm"] = strings.Repeat("0", 64)
 	rec := &record{}
-	r := &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: true, Report: rec}
+	r := &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: true, Report: rec, Format: probe.Version}
 	err := r.Run(context.Background(), plan(t, "KSvK", "KRvK"))
 	require.EqualError(t, err, "1 table failed: KSvK")
 	require.Equal(t, []string{"makruktb: KSvK: SHA-256 " + data.Checksums()["KSvK.mtbm"] + " differs from " + strings.Repeat("0", 64) +
@@ -83,21 +83,21 @@ func TestRunRejectsAMismatch(t *testing.T) {
 // false), even a spoiled one is accepted: that is what the opt-out means.
 func TestRunVerifiesATableWithoutReference(t *testing.T) {
 	dir := t.TempDir()
-	reference := data.Checksums()
+	reference := data.ChecksumsV2() // version 2, the default
 	delete(reference, "KRvK.mtbm")
 	rec := &record{}
-	r := &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: true, Report: rec}
+	r := &Runner{Dir: dir, Threads: 2, Reference: References{V2: reference}, Verify: true, Report: rec}
 	require.NoError(t, r.Run(context.Background(), plan(t, "KRvK")))
 	sum, err := store.FileSHA256(filepath.Join(dir, "KRvK.mtbm"))
 	require.NoError(t, err)
-	require.Equal(t, data.Checksums()["KRvK.mtbm"], sum)
+	require.Equal(t, data.ChecksumsV2()["KRvK.mtbm"], sum)
 	rows, err := store.ReadCatalogue(dir)
 	require.NoError(t, err)
 	require.True(t, rows["KRvK"].VerifiedAs(sum), "the check is recorded as a verification")
 	require.Contains(t, rec.made[0].Timings.String(), "verify ")
 
 	rec = &record{}
-	r = &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: true, Force: true, Report: rec, spoil: spoilWin}
+	r = &Runner{Dir: dir, Threads: 2, Reference: References{V2: reference}, Verify: true, Force: true, Report: rec, spoil: spoilWin}
 	err = r.Run(context.Background(), plan(t, "KRvK"))
 	require.EqualError(t, err, "1 table failed: KRvK")
 	require.Len(t, rec.logged, 1)
@@ -108,7 +108,7 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 
 	require.NoError(t, os.Remove(filepath.Join(dir, "KRvK.mtbm")))
 	require.NoError(t, os.Remove(filepath.Join(dir, store.ChecksumFile)))
-	r = &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: false, Report: &record{}, spoil: spoilWin}
+	r = &Runner{Dir: dir, Threads: 2, Reference: References{V2: reference}, Verify: false, Report: &record{}, spoil: spoilWin}
 	require.NoError(t, r.Run(context.Background(), plan(t, "KRvK")))
 	require.FileExists(t, filepath.Join(dir, "KRvK.mtbm"))
 }

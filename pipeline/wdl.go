@@ -150,8 +150,8 @@ func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
 		if j.Rules != nil {
 			continue
 		}
+		m := j.ID.Material
 		for _, p := range profiles {
-			m := j.ID.Material
 			if probe.NeedsBoardTable(m, p) && !boards[probe.ID{Material: m, Rules: p.Name}] {
 				continue
 			}
@@ -166,6 +166,7 @@ func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
 				r.Report.Print(res.String())
 			}
 		}
+		others.cache.Release() // m's DTM table, derived once for its profiles
 	}
 	return nil
 }
@@ -173,7 +174,8 @@ func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
 // otherSides gives a file that stores one side to move (version 2) the
 // other side's values (probe.File.SetDerived): those of the table in
 // memory (loaded, by id: a table just converted), else derived from the
-// sub-tables cache gives.
+// sub-tables cache gives. A DTM table below holdBelow pieces stays in
+// the cache until its Release.
 type otherSides struct {
 	cache  *store.Cache
 	loaded map[probe.ID][2]*value.Array
@@ -191,6 +193,9 @@ func (o otherSides) give(files ...*probe.File) error {
 			table, err := o.cache.Load(id)
 			if err != nil {
 				return err
+			}
+			if id.Rules == "" && id.Material.Pieces() < holdBelow {
+				o.cache.Hold(id, table) // for the material's other profiles, until Release
 			}
 			values = table.Values
 		}

@@ -74,7 +74,7 @@ func TestRunWritesWDLFiles(t *testing.T) {
 
 	// A reference that disagrees rejects the file.
 	require.NoError(t, os.Remove(path))
-	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, References{V1: map[string]string{"KRvKN.thai.mtbw": "00"}})
+	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, References{V2: map[string]string{"KRvKN.thai.mtbw": "00"}})
 	require.ErrorContains(t, err, "not accepted")
 	require.NoFileExists(t, path)
 	require.FileExists(t, path+RejectedSuffix)

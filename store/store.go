@@ -134,7 +134,7 @@ func LoadOutOfCore(ctx context.Context, dir string, id probe.ID, scratch string,
 	}
 	defer f.Close()
 	if f.Header.OneSided() {
-		return nil, fmt.Errorf("%s: a version-2 file (one side to move stored) is loaded in memory only", id.Path(dir))
+		return nil, fmt.Errorf("%s: a version-2 file (one side to move stored) is verified in memory only, where its other side is derived: --memory must allow it held whole (makruktb plan gives the figure)", id.Path(dir))
 	}
 	return retro.LoadOutOfCore(ctx, f, f.Space, scratch, retro.Options{Threads: threads})
 }
@@ -146,13 +146,14 @@ type Cache struct {
 	keepBelow int
 	mu        sync.Mutex
 	tables    map[probe.ID]*retro.Table
-	profiles  map[string]*honour.Rules // by name, for DTB tables to derive
+	held      map[probe.ID]*retro.Table // whatever their size, until Release
+	profiles  map[string]*honour.Rules  // by name, for DTB tables to derive
 }
 
 // NewCache returns a cache of the tables in dir that keeps those with
 // fewer than keepBelow pieces.
 func NewCache(dir string, keepBelow int) *Cache {
-	return &Cache{dir: dir, keepBelow: keepBelow, tables: map[probe.ID]*retro.Table{}, profiles: map[string]*honour.Rules{}}
+	return &Cache{dir: dir, keepBelow: keepBelow, tables: map[probe.ID]*retro.Table{}, held: map[probe.ID]*retro.Table{}, profiles: map[string]*honour.Rules{}}
 }
 
 // Dir returns the directory the cache loads from.
@@ -171,6 +172,9 @@ func (c *Cache) Board(rules string) retro.Source {
 func (c *Cache) Load(id probe.ID) (*retro.Table, error) {
 	c.mu.Lock()
 	t, ok := c.tables[id]
+	if !ok {
+		t, ok = c.held[id]
+	}
 	c.mu.Unlock()
 	if ok {
 		return t, nil
@@ -181,6 +185,34 @@ func (c *Cache) Load(id probe.ID) (*retro.Table, error) {
 	}
 	c.Keep(id, t)
 	return t, nil
+}
+
+// Hold keeps t as the table of id, whatever its size, until Release: a
+// large table several readers need in turn (a material's DTM table for
+// each of its DTB tables and their WDL files) is then read, and the side
+// its version-2 file does not store derived, once.
+func (c *Cache) Hold(id probe.ID, t *retro.Table) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.held[id] = t
+}
+
+// Release lets go of the tables Hold kept.
+func (c *Cache) Release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.held)
+}
+
+// ReleaseOthers lets go of the tables Hold kept but those of m.
+func (c *Cache) ReleaseOthers(m tb.Material) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id := range c.held {
+		if id.Material != m {
+			delete(c.held, id)
+		}
+	}
 }
 
 // Keep caches a table just generated, if it is a small one.

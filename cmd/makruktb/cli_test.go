@@ -374,7 +374,7 @@ func TestCLIResume(t *testing.T) {
 	require.NoFileExists(t, resume)
 	got, err := store.FileSHA256(filepath.Join(dir, "KRSvK.mtbm"))
 	require.NoError(t, err)
-	require.Equal(t, data.Checksums()["KRSvK.mtbm"], got)
+	require.Equal(t, data.ChecksumsV2()["KRSvK.mtbm"], got)
 
 	require.NoError(t, os.WriteFile(resume, []byte("MTBRESUM damaged"), 0o666))
 	require.NoError(t, os.Remove(filepath.Join(dir, "KRSvK.mtbm")))

@@ -66,7 +66,7 @@ func absTableDir(dir string) (string, error) {
 
 func newClusterSubmitCommand() *cobra.Command {
 	var dir, dtb, partition, account, binary, scratch string
-	var maxPieces, cpus int
+	var maxPieces, cpus, format int
 	var dryRun bool
 	var nodeMemory sizeFlag
 	cmd := &cobra.Command{
@@ -96,6 +96,9 @@ output in DIR/.cluster/logs.`,
 			if err := cluster.CheckScratch(scratch); err != nil {
 				return err
 			}
+			if format != 1 && format != 2 {
+				return fmt.Errorf("--format %d: the formats are 1 and 2", format)
+			}
 			jobs, err := clusterPlan(maxPieces, args, dtb, cpus, int64(nodeMemory))
 			if err != nil {
 				return err
@@ -116,7 +119,7 @@ output in DIR/.cluster/logs.`,
 			}
 			s := &cluster.Submitter{
 				Slurm: &cluster.Slurm{}, Dir: abs, DryRun: dryRun, Out: cmd.OutOrStdout(),
-				Options: cluster.ScriptOptions{Binary: binary, Dir: abs, DTB: dtb, Partition: partition, Account: account, LogDir: cluster.LogDir(abs), Scratch: scratch},
+				Options: cluster.ScriptOptions{Binary: binary, Dir: abs, DTB: dtb, Format: format, Partition: partition, Account: account, LogDir: cluster.LogDir(abs), Scratch: scratch},
 			}
 			return s.Submit(cmd.Context(), jobs)
 		},
@@ -125,6 +128,7 @@ output in DIR/.cluster/logs.`,
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless table with up to N pieces")
 	cmd.Flags().StringVar(&dtb, "dtb", "thai,cambodian", "rule profiles of the DTB tables (comma-separated; \"none\" for none)")
 	cmd.Flags().IntVar(&cpus, "cpus", 2, "CPUs per job (--cpus-per-task; gen's --threads)")
+	cmd.Flags().IntVar(&format, "format", pipeline.DefaultFormat, "gen's --format in every job: 2 (one side to move stored) or 1 (both sides)")
 	cmd.Flags().StringVar(&partition, "partition", "", "Slurm partition (default: the cluster's)")
 	cmd.Flags().StringVar(&account, "account", "", "Slurm account (default: the user's)")
 	cmd.Flags().StringVar(&binary, "binary", "", "the makruktb the jobs run, on the shared file system (default: this one)")

@@ -73,7 +73,7 @@ func TestConvert(t *testing.T) {
 // all.
 func TestConvertToVersion2(t *testing.T) {
 	dir := t.TempDir()
-	_, err := run(t, "gen", "--tables", dir, "--dtb", "thai", "KRvKN")
+	_, err := run(t, "gen", "--tables", dir, "--format", "1", "--dtb", "thai", "KRvKN")
 	require.NoError(t, err)
 	const fen = "n7/8/7R/8/8/8/8/K3k3 b - - 0 1" // the side to move a file may not store
 	before, err := run(t, "check", "--tables", dir, fen)

@@ -41,8 +41,15 @@ most 1.14 bytes per index and side); a rerun after an interruption (SIGINT,
 SIGTERM, a crash, a lost node) resumes from there, and the file goes once
 the table is written. --force starts the named tables afresh.
 
+Tables are written in format version 2 (--format): one side to move stored,
+the other computed from it by a one-ply search when asked, a quarter of the
+size of version 1. A table made out of core is written in version 1 (both
+sides), which its readers out of core need; convert --format 2 rewrites it
+where memory allows. --format 1 writes every table in version 1.
+
 A table is written under its final name only when it is right: byte for
-byte its reference checksum (data/checksums.txt) when it has one, and
+byte its reference checksum (data/checksums.txt for version 1,
+data/checksums-v2.txt for version 2) when it has one, and
 otherwise every value checked against its successors, as verify does
 (--no-verify skips that check, for those who run verify separately). A
 table that fails is kept as NAME.rejected, which no reader opens, and gen
@@ -53,6 +60,7 @@ each --dtb profile (as convert does): every position's category when the
 count starts now, what an engine probes in its search (--no-wdl skips it).`,
 		Example: `  makruktb gen --max-pieces 4
   makruktb gen KRRvKN
+  makruktb gen --format 1 KRRvKN
   makruktb gen --dtb none --tables /tmp/tb --threads 2 KRSvKN`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			targets, jobs, err := planFlags(maxPieces, args, dtbProfiles)
@@ -98,7 +106,7 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "record a table without a reference checksum without checking its values against their successors first")
 	cmd.Flags().BoolVar(&allOutOfCore, "out-of-core", false, "generate every table out of core, whatever --memory allows (for a machine whose memory other work needs, and for tests of the out-of-core path)")
 	cmd.Flags().BoolVar(&noWDL, "no-wdl", false, "do not write the WDL files of the --dtb profiles")
-	cmd.Flags().IntVar(&format, "format", 1, "format version of the tables written: 1, or 2 (one side to move stored, about a third of the size)")
+	cmd.Flags().IntVar(&format, "format", pipeline.DefaultFormat, "format version of the tables written: 2 (one side to move stored, about a third of the size of version 1; a table made out of core is written in version 1), or 1 (both sides, byte for byte data/checksums.txt)")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	return cmd
 }

@@ -35,24 +35,32 @@ func run(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-// TestGoldenChecksums generates the 3-piece tables and compares them with
-// the checksums recorded in data/checksums.txt: generation is
+// TestGoldenChecksums generates the 3-piece tables in both formats and
+// compares them with the checksums recorded in data/checksums-v2.txt (the
+// default) and data/checksums.txt (--format 1): generation is
 // deterministic, so any difference is a change in the generator's output.
 func TestGoldenChecksums(t *testing.T) {
-	golden := data.Checksums()
-	dir := t.TempDir()
-	_, err := run(t, "gen", "--tables", dir, "--max-pieces", "3")
-	require.NoError(t, err)
-	for _, name := range []string{"KRvK.mtbm", "KSvK.mtbm", "KNvK.mtbm", "KMvK.mtbm"} {
-		want, ok := golden[name]
-		require.True(t, ok, "data/checksums.txt lacks %s", name)
-		got, err := store.FileSHA256(filepath.Join(dir, name))
+	for _, c := range []struct {
+		flags  []string
+		golden map[string]string
+	}{
+		{nil, data.ChecksumsV2()},
+		{[]string{"--format", "1"}, data.Checksums()},
+	} {
+		dir := t.TempDir()
+		_, err := run(t, append([]string{"gen", "--tables", dir, "--max-pieces", "3"}, c.flags...)...)
 		require.NoError(t, err)
-		require.Equal(t, want, got, name)
+		for _, name := range []string{"KRvK.mtbm", "KSvK.mtbm", "KNvK.mtbm", "KMvK.mtbm"} {
+			want, ok := c.golden[name]
+			require.True(t, ok, "the reference lacks %s", name)
+			got, err := store.FileSHA256(filepath.Join(dir, name))
+			require.NoError(t, err)
+			require.Equal(t, want, got, "%s %v", name, c.flags)
+		}
+		out, err := run(t, "verify", "--tables", dir)
+		require.NoError(t, err, out)
+		require.Equal(t, 4, strings.Count(out, " ok "))
 	}
-	out, err := run(t, "verify", "--tables", dir)
-	require.NoError(t, err, out)
-	require.Equal(t, 4, strings.Count(out, " ok "))
 }
 
 func TestVerifyDetectsTampering(t *testing.T) {
@@ -276,7 +284,7 @@ func TestBoardHonour(t *testing.T) {
 	require.Contains(t, out, "KRvKN.thai      ok")
 	require.NotContains(t, out, "KRvKN           ok", "MATERIAL.PROFILE names the DTB table alone")
 	// DTB generation is deterministic too: the golden checksums hold it.
-	golden := data.Checksums()
+	golden := data.ChecksumsV2()
 	for _, name := range []string{"KRvKN.mtbm", "KRvKN.thai.mtbb"} {
 		got, err := store.FileSHA256(filepath.Join(dir, name))
 		require.NoError(t, err)
@@ -388,6 +396,7 @@ func withReference(t *testing.T, edit func(sums map[string]string)) {
 	t.Cleanup(func() { referenceChecksums = saved })
 	refs := pipeline.RepositoryReferences()
 	edit(refs.V1)
+	edit(refs.V2)
 	referenceChecksums = func() pipeline.References { return refs }
 }
 
@@ -398,7 +407,7 @@ func TestGenRejectsAMismatch(t *testing.T) {
 	dir := t.TempDir()
 	out, err := run(t, "gen", "--tables", dir, "KSvK", "KRvK")
 	require.ErrorContains(t, err, "1 table failed: KSvK")
-	require.Contains(t, out, "KSvK: SHA-256 "+data.Checksums()["KSvK.mtbm"]+" differs from "+strings.Repeat("0", 64))
+	require.Contains(t, out, "KSvK: SHA-256 "+data.ChecksumsV2()["KSvK.mtbm"]+" differs from "+strings.Repeat("0", 64)+" in the reference data/checksums-v2.txt")
 	require.Contains(t, out, "the file is kept as "+filepath.Join(dir, "KSvK.mtbm.rejected")+", which no reader opens")
 	require.NoFileExists(t, filepath.Join(dir, "KSvK.mtbm"))
 	require.FileExists(t, filepath.Join(dir, "KSvK.mtbm.rejected"))
@@ -426,7 +435,7 @@ func TestGenVerifiesATableWithoutReference(t *testing.T) {
 	sum, err := store.FileSHA256(filepath.Join(dir, "KRvK.mtbm"))
 	require.NoError(t, err)
 	require.True(t, rows["KRvK"].VerifiedAs(sum), "gen's check is recorded as a verification")
-	require.Equal(t, data.Checksums()["KRvK.mtbm"], sum)
+	require.Equal(t, data.ChecksumsV2()["KRvK.mtbm"], sum)
 
 	require.NoError(t, os.Remove(filepath.Join(dir, "KRvK.mtbm")))
 	require.NoError(t, os.Remove(filepath.Join(dir, store.ChecksumFile)))
@@ -499,11 +508,13 @@ func TestMemoryFlag(t *testing.T) {
 	}
 }
 
-// verify reads out of core the tables that would pass --memory held whole,
-// checks every value as it would in memory, and leaves no scratch file.
+// verify reads out of core the version-1 tables that would pass --memory
+// held whole, checks every value as it would in memory, and leaves no
+// scratch file; a version-2 table, whose other side is derived in memory,
+// fails with the reason.
 func TestVerifyOutOfCore(t *testing.T) {
 	dir, scratch := t.TempDir(), t.TempDir()
-	_, err := run(t, "gen", "--tables", dir, "--dtb", "thai", "KRvKN")
+	_, err := run(t, "gen", "--tables", dir, "--format", "1", "--dtb", "thai", "KRvKN")
 	require.NoError(t, err)
 	out, err := run(t, "verify", "--tables", dir, "--memory", "1MiB", "--scratch", scratch, "KRvKN")
 	require.NoError(t, err, out)
@@ -515,6 +526,13 @@ func TestVerifyOutOfCore(t *testing.T) {
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.NoError(t, err, out)
 	require.NotContains(t, out, "out of core")
+
+	v2 := t.TempDir()
+	_, err = run(t, "gen", "--tables", v2, "--dtb", "none", "KRvKN")
+	require.NoError(t, err)
+	out, err = run(t, "verify", "--tables", v2, "--memory", "1MiB", "--scratch", scratch, "KRvKN")
+	require.ErrorContains(t, err, "1 of 1 tables failed verification")
+	require.Contains(t, out, "KRvKN.mtbm: a version-2 file (one side to move stored) is verified in memory only")
 }
 
 func TestGenTimings(t *testing.T) {
