@@ -102,11 +102,12 @@ func (r *Runner) formatOf(outOfCore bool) int {
 	return r.Format
 }
 
-// holdBelow bounds the pieces of a DTM table the runner holds in memory,
-// once written in version 2, for its material's DTB tables (their draws
-// and count-draw summary): read from the file they would derive its side
-// not stored again each time (KRRvKN: about 20 CPU-seconds each, against
-// 18 for the whole generation of its DTM). A five-piece table takes at
+// holdBelow bounds the pieces of a table the runner holds in memory, once
+// written in version 2, for its material's next tables: the DTM table for
+// the DTB tables' draws and count-draw summaries, the thai DTB table for
+// the cambodian one's draws. Read from the file, each would derive its
+// side not stored again (KRRvKN: about 20 CPU-seconds each, against 18
+// for the whole generation of its DTM table). A five-piece table takes at
 // most 1.4 GB; a six-piece one, up to 16 GB, is let go as the memory plan
 // assumes, and derived again.
 const holdBelow = 6
@@ -138,9 +139,14 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	// garbage early rather than let the heap double past them.
 	debug.SetGCPercent(20)
 	r.cache = store.NewCache(r.Dir, 5)
+	var wdl *wdlPlan
+	if r.WDL {
+		wdl = r.planWDL(jobs)
+	}
 	var failed []string
+	failedMaterial := map[tb.Material]bool{}
 	kept := 0
-	for _, j := range jobs {
+	for n, j := range jobs {
 		made, fatal, err := r.runJob(ctx, j)
 		if fatal != nil {
 			if ctx.Err() != nil {
@@ -154,19 +160,22 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 			}
 			r.Report.Log("makruktb: " + err.Error())
 			failed = append(failed, j.ID.String())
+			failedMaterial[j.ID.Material] = true
 		}
 		if !made && err == nil {
 			kept++
+		}
+		// A material's WDL files as soon as its tables are made, while
+		// the runner still holds them.
+		if m := j.ID.Material; wdl != nil && wdl.last[m] == n && !failedMaterial[m] {
+			if err := r.writeWDLOf(ctx, wdl, m); err != nil {
+				return err
+			}
 		}
 	}
 	r.cache.Release()
 	if len(failed) > 0 {
 		return fmt.Errorf("%s failed: %s", units.Plural(len(failed), "table", "tables"), strings.Join(failed, " "))
-	}
-	if r.WDL {
-		if err := r.writeWDL(ctx, jobs); err != nil {
-			return err
-		}
 	}
 	switch {
 	case kept == len(jobs):
@@ -298,7 +307,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	}
 	if !table.OutOfCore() { // out of core, the table lives until Close
 		r.cache.Keep(j.ID, table)
-		if format == probe.Version2 && j.Rules == nil && m.Pieces() < holdBelow {
+		if format == probe.Version2 && m.Pieces() < holdBelow {
 			r.cache.Hold(j.ID, table)
 		}
 	}

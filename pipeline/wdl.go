@@ -14,6 +14,7 @@ import (
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -126,59 +127,75 @@ func (w WDLResult) String() string {
 	return fmt.Sprintf("%-22s %10s  %5.1fs", w.Name, units.Bytes(w.Size), w.Took.Seconds())
 }
 
-// writeWDL makes the WDL files of the run (Runner.WDL): every material of
-// its DTM jobs under every profile of its DTB jobs, where the DTB table a
-// WDL file needs was among them.
-func (r *Runner) writeWDL(ctx context.Context, jobs []Job) error {
-	var profiles []*honour.Rules
-	boards := map[probe.ID]bool{}
-	for _, j := range jobs {
+// wdlPlan is what a run needs to write the WDL files of its materials
+// (Runner.WDL): every material of its DTM jobs under every profile of its
+// DTB jobs, where the DTB table a WDL file needs was among them, each
+// material's once its last job is done (Run).
+type wdlPlan struct {
+	profiles []*honour.Rules
+	boards   map[probe.ID]bool
+	last     map[tb.Material]int // the index of the material's last job
+	others   otherSides
+}
+
+func (r *Runner) planWDL(jobs []Job) *wdlPlan {
+	w := &wdlPlan{boards: map[probe.ID]bool{}, last: map[tb.Material]int{}}
+	dtm := map[tb.Material]bool{}
+	for n, j := range jobs {
+		w.last[j.ID.Material] = n
 		if j.Rules == nil {
+			dtm[j.ID.Material] = true
 			continue
 		}
-		boards[j.ID] = true
-		if !slices.ContainsFunc(profiles, func(p *honour.Rules) bool { return p.Name == j.Rules.Name }) {
-			profiles = append(profiles, j.Rules)
+		w.boards[j.ID] = true
+		if !slices.ContainsFunc(w.profiles, func(p *honour.Rules) bool { return p.Name == j.Rules.Name }) {
+			w.profiles = append(w.profiles, j.Rules)
+		}
+	}
+	for m := range w.last {
+		if !dtm[m] {
+			delete(w.last, m)
 		}
 	}
 	// One cache for the run: a small table a version-2 file stores one
-	// side of is derived once for all its profiles. (Not the runner's:
-	// the tables it keeps are the generator's, whose holes differ from
-	// those the files give.)
-	others := otherSides{cache: store.NewCache(r.Dir, 5)}
-	for _, j := range jobs {
-		if j.Rules != nil {
+	// side of is derived once for all its profiles. The tables the runner
+	// has just made come from its own cache (Hold), their holes filled as
+	// the files' derived sides have them.
+	w.others = otherSides{cache: store.NewCache(r.Dir, 5), made: r.cache}
+	return w
+}
+
+// writeWDLOf writes the WDL files of m under the plan's profiles.
+func (r *Runner) writeWDLOf(ctx context.Context, w *wdlPlan, m tb.Material) error {
+	defer w.others.cache.Release() // m's DTM table, derived once for its profiles
+	for _, p := range w.profiles {
+		if probe.NeedsBoardTable(m, p) && !w.boards[probe.ID{Material: m, Rules: p.Name}] {
 			continue
 		}
-		m := j.ID.Material
-		for _, p := range profiles {
-			if probe.NeedsBoardTable(m, p) && !boards[probe.ID{Material: m, Rules: p.Name}] {
-				continue
-			}
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, p.Name))
-			}
-			res, err := writeWDLWith(ctx, r.Report, r.Dir, m, p, r.Reference, others)
-			if err != nil {
-				return err
-			}
-			if !res.Kept {
-				r.Report.Print(res.String())
-			}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, p.Name))
 		}
-		others.cache.Release() // m's DTM table, derived once for its profiles
+		res, err := writeWDLWith(ctx, r.Report, r.Dir, m, p, r.Reference, w.others)
+		if err != nil {
+			return err
+		}
+		if !res.Kept {
+			r.Report.Print(res.String())
+		}
 	}
 	return nil
 }
 
 // otherSides gives a file that stores one side to move (version 2) the
 // other side's values (probe.File.SetDerived): those of the table in
-// memory (loaded, by id: a table just converted), else derived from the
-// sub-tables cache gives. A DTM table below holdBelow pieces stays in
-// the cache until its Release.
+// memory (loaded, by id: a table just converted; or one the cache made
+// holds, just generated, a copy with its holes filled as Derive fills
+// them), else derived from the sub-tables cache gives. A DTM table below
+// holdBelow pieces stays in the cache until its Release.
 type otherSides struct {
 	cache  *store.Cache
 	loaded map[probe.ID][2]*value.Array
+	made   *store.Cache
 }
 
 func (o otherSides) give(files ...*probe.File) error {
@@ -189,6 +206,13 @@ func (o otherSides) give(files ...*probe.File) error {
 		id := probe.ID{Material: f.Header.Material, Rules: f.Header.Rules}
 		other := f.Header.StoredSide().Other()
 		values, ok := o.loaded[id]
+		if t, held := o.made.Held(id); !ok && held {
+			filled, err := retro.HolesFilled(t.Values[other])
+			if err != nil {
+				return err
+			}
+			values[other], ok = filled, true
+		}
 		if !ok {
 			table, err := o.cache.Load(id)
 			if err != nil {

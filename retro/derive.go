@@ -2,6 +2,7 @@ package retro
 
 import (
 	"context"
+	"slices"
 
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/value"
@@ -46,6 +47,19 @@ func Derive(ctx context.Context, checks []Check, side tb.Color, opts Options) er
 		table.Derived[side] = true
 	}
 	return nil
+}
+
+// HolesFilled returns a copy of a, one side of a table fresh from the
+// generator (its holes value.Illegal, HolesMarked), as Derive gives that
+// side: each hole repeating the value before it. What is computed from it
+// (a WDL file) is then the same as from the table's version-2 file.
+func HolesFilled(a *value.Array) (*value.Array, error) {
+	c, err := value.ArrayFrom(slices.Clone(a.Codes()), slices.Clone(a.Overflowed()))
+	if err != nil {
+		return nil, err
+	}
+	fillHoles(c)
+	return c, nil
 }
 
 // fillHoles replaces each value.Illegal code of a by the code before it

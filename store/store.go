@@ -197,6 +197,17 @@ func (c *Cache) Hold(id probe.ID, t *retro.Table) {
 	c.held[id] = t
 }
 
+// Held returns the table Hold keeps for id, if it does (nil Cache: none).
+func (c *Cache) Held(id probe.ID) (*retro.Table, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.held[id]
+	return t, ok
+}
+
 // Release lets go of the tables Hold kept.
 func (c *Cache) Release() {
 	c.mu.Lock()
