@@ -112,6 +112,19 @@ func (r *Runner) formatOf(outOfCore bool) int {
 // assumes, and derived again.
 const holdBelow = 6
 
+// mayHold reports whether the runner may hold table besides the tables it
+// holds, when a table of the same material, which takes about peak bytes
+// in memory, is made next: the memory plan (--memory, a cluster job's
+// memory) counts each table alone, so a run with little to spare derives
+// instead.
+func (r *Runner) mayHold(table *retro.Table, peak int64) bool {
+	if r.Memory == 0 {
+		return true
+	}
+	held := r.cache.HeldBytes() + int64(table.Values[0].Len()+table.Values[1].Len())
+	return held+peak <= r.Memory
+}
+
 // The suffixes of a table file that no reader opens: a table written but
 // not yet accepted, and one that failed its check.
 const (
@@ -307,7 +320,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	}
 	if !table.OutOfCore() { // out of core, the table lives until Close
 		r.cache.Keep(j.ID, table)
-		if format == probe.Version2 && m.Pieces() < holdBelow {
+		if format == probe.Version2 && m.Pieces() < holdBelow && r.mayHold(table, e.Memory) {
 			r.cache.Hold(j.ID, table)
 		}
 	}

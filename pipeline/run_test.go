@@ -151,3 +151,17 @@ func TestBoardLetsGoOfDraws(t *testing.T) {
 	tableBytes := 2 * e.Indices // the thai table held whole: a byte per index and side
 	require.Less(t, fromThai, fromDTM+tableBytes/2, "heap %d B reading the thai draws, %d B reading the DTM ones", fromThai, fromDTM)
 }
+
+// The runner holds a table for its material's next tables only within
+// its memory: the table, those it holds and the next table's peak.
+func TestMayHold(t *testing.T) {
+	table := &retro.Table{Values: [2]*value.Array{value.NewArray(1000), value.NewArray(1000)}}
+	r := &Runner{cache: store.NewCache(t.TempDir(), 0)}
+	require.True(t, r.mayHold(table, 1<<40), "no limit")
+	r.Memory = 5000
+	require.True(t, r.mayHold(table, 3000))
+	require.False(t, r.mayHold(table, 3001))
+	r.cache.Hold(probe.DTMID(tb.MustParseMaterial("KRRvKN")), table)
+	require.False(t, r.mayHold(table, 1001), "what it holds counts")
+	require.True(t, r.mayHold(table, 1000))
+}

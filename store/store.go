@@ -208,6 +208,21 @@ func (c *Cache) Held(id probe.ID) (*retro.Table, bool) {
 	return t, ok
 }
 
+// HeldBytes returns the bytes of the values Hold keeps.
+func (c *Cache) HeldBytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var n int64
+	for _, t := range c.held {
+		for _, side := range t.Values {
+			if side != nil {
+				n += int64(side.Len())
+			}
+		}
+	}
+	return n
+}
+
 // Release lets go of the tables Hold kept.
 func (c *Cache) Release() {
 	c.mu.Lock()
