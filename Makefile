@@ -4,6 +4,7 @@ PIECES      ?= 4
 TABLES      ?= data
 THREADS     ?= 2
 DTB         ?= thai,cambodian
+GENFLAGS    ?=
 BIN         := build/makruktb
 
 .PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress faults v2-test
@@ -42,9 +43,10 @@ bench-lib: lib
 	build/bench_lib $(TABLES)
 
 # Generates every pawnless table up to $(PIECES) pieces into $(TABLES), with
-# the board's-honour (DTB) tables of the profiles in $(DTB) ("none": none).
+# the board's-honour (DTB) tables of the profiles in $(DTB) ("none": none),
+# in format version 2; $(GENFLAGS) adds gen's flags (--format 1, --no-verify).
 tables: build
-	$(BIN) gen --tables $(TABLES) --threads $(THREADS) --max-pieces $(PIECES) --dtb $(DTB)
+	$(BIN) gen --tables $(TABLES) --threads $(THREADS) --max-pieces $(PIECES) --dtb $(DTB) $(GENFLAGS)
 
 # Verifies the tables in $(TABLES) that its catalogue does not yet list
 # as verified (all of them after a fresh make tables); resumable.
