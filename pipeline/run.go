@@ -238,7 +238,7 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	start := time.Now()
 	m := j.ID.Material
-	r.cache.ReleaseOthers(m) // a DTM table held for its DTB tables (holdBelow)
+	r.cache.ReleaseOthers(m) // the tables held for the next of their material's (holdBelow)
 	clock := &Timings{}
 	opts := retro.Options{Threads: r.Threads, Progress: func(p retro.Progress) {
 		clock.enter(string(p.Stage))

@@ -161,7 +161,7 @@ func (r *Runner) planWDL(jobs []Job) *wdlPlan {
 	// side of is derived once for all its profiles. The tables the runner
 	// has just made come from its own cache (Hold), their holes filled as
 	// the files' derived sides have them.
-	w.others = otherSides{cache: store.NewCache(r.Dir, 5), made: r.cache}
+	w.others = otherSides{cache: store.NewCache(r.Dir, 5), made: r.cache, hold: true}
 	return w
 }
 
@@ -190,12 +190,14 @@ func (r *Runner) writeWDLOf(ctx context.Context, w *wdlPlan, m tb.Material) erro
 // other side's values (probe.File.SetDerived): those of the table in
 // memory (loaded, by id: a table just converted; or one the cache made
 // holds, just generated, a copy with its holes filled as Derive fills
-// them), else derived from the sub-tables cache gives. A DTM table below
-// holdBelow pieces stays in the cache until its Release.
+// them), else derived from the sub-tables cache gives; with hold, a DTM
+// table below holdBelow pieces so derived stays in the cache until its
+// Release.
 type otherSides struct {
 	cache  *store.Cache
 	loaded map[probe.ID][2]*value.Array
 	made   *store.Cache
+	hold   bool
 }
 
 func (o otherSides) give(files ...*probe.File) error {
@@ -218,7 +220,7 @@ func (o otherSides) give(files ...*probe.File) error {
 			if err != nil {
 				return err
 			}
-			if id.Rules == "" && id.Material.Pieces() < holdBelow {
+			if o.hold && id.Rules == "" && id.Material.Pieces() < holdBelow {
 				o.cache.Hold(id, table) // for the material's other profiles, until Release
 			}
 			values = table.Values
