@@ -153,12 +153,12 @@ func TestBoardLetsGoOfDraws(t *testing.T) {
 }
 
 // The runner holds a table for its material's next tables only within
-// its memory: the table, those it holds and the next table's peak.
+// half its memory: the table, those it holds and the next table's peak.
 func TestMayHold(t *testing.T) {
 	table := &retro.Table{Values: [2]*value.Array{value.NewArray(1000), value.NewArray(1000)}}
 	r := &Runner{cache: store.NewCache(t.TempDir(), 0)}
 	require.True(t, r.mayHold(table, 1<<40), "no limit")
-	r.Memory = 5000
+	r.Memory = 10000
 	require.True(t, r.mayHold(table, 3000))
 	require.False(t, r.mayHold(table, 3001))
 	r.cache.Hold(probe.DTMID(tb.MustParseMaterial("KRRvKN")), table)
