@@ -43,6 +43,29 @@ func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r
 	return writeWDLWith(ctx, report, dir, m, r, references, otherSides{cache: store.NewCache(dir, 5)})
 }
 
+// WDLWriter writes the WDL files of many materials and profiles in one
+// directory, as WriteWDL does, deriving the sides version-2 files do not
+// store once: the small tables for every material, a material's DTM table
+// for all its profiles (until Done).
+type WDLWriter struct {
+	Dir        string
+	References References
+	others     otherSides
+}
+
+// NewWDLWriter returns a WDLWriter for dir.
+func NewWDLWriter(dir string, references References) *WDLWriter {
+	return &WDLWriter{Dir: dir, References: references, others: otherSides{cache: store.NewCache(dir, 5), hold: true}}
+}
+
+// Write makes the WDL file of m under r (see WriteWDL).
+func (w *WDLWriter) Write(ctx context.Context, report Reporter, m tb.Material, r *honour.Rules) (WDLResult, error) {
+	return writeWDLWith(ctx, report, w.Dir, m, r, w.References, w.others)
+}
+
+// Done lets go of the tables held for the material's profiles.
+func (w *WDLWriter) Done() { w.others.cache.Release() }
+
 // writeWDLWith is WriteWDL with the values of the sides version-2 files do
 // not store from others.
 func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Material, r *honour.Rules, references References, others otherSides) (res WDLResult, err error) {

@@ -84,3 +84,26 @@ func TestRunWritesWDLFiles(t *testing.T) {
 	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, References{})
 	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
 }
+
+// A WDLWriter, which derives each side a version-2 file does not store
+// once for many files, writes the bytes the run wrote (their references).
+func TestWDLWriterWritesTheReference(t *testing.T) {
+	dir := t.TempDir()
+	profiles := []honour.Rules{honour.ThaiRules, honour.CambodianRules}
+	m := tb.MustParseMaterial("KRvKN")
+	r := &Runner{Dir: dir, Threads: 2, Reference: RepositoryReferences()}
+	require.NoError(t, r.Run(context.Background(), Plan([]tb.Material{m}, profiles)))
+	w := NewWDLWriter(dir, RepositoryReferences())
+	for _, mat := range []tb.Material{tb.MustParseMaterial("KRvK"), m} {
+		w.Done()
+		for i := range profiles {
+			res, err := w.Write(context.Background(), quiet{}, mat, &profiles[i])
+			require.NoError(t, err)
+			require.False(t, res.Kept)
+			require.Equal(t, RepositoryReferences().V2[res.Name], mustSum(t, filepath.Join(dir, res.Name)), res.Name)
+		}
+	}
+	res, err := w.Write(context.Background(), quiet{}, m, &profiles[0])
+	require.NoError(t, err)
+	require.True(t, res.Kept, "made from the tables beside it")
+}

@@ -70,12 +70,14 @@ WDL files of the tables it generates itself.`,
 			wrote, kept := 0, 0
 			var bytes int64
 			var missing []string
+			writer := pipeline.NewWDLWriter(dir, referenceChecksums())
 			for _, m := range materials {
+				writer.Done() // the previous material's tables
 				for i := range rules {
 					if err := cmd.Context().Err(); err != nil {
 						return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, rules[i].Name))
 					}
-					res, err := pipeline.WriteWDL(cmd.Context(), report, dir, m, &rules[i], referenceChecksums())
+					res, err := writer.Write(cmd.Context(), report, m, &rules[i])
 					switch {
 					case errors.Is(err, probe.ErrNeedsBoardTable) && len(args) == 0:
 						missing = append(missing, res.Name)
