@@ -55,7 +55,7 @@ otherwise every value checked against its successors, as verify does
 table that fails is kept as NAME.rejected, which no reader opens, and gen
 says so and fails.
 
-Once its tables are made, gen writes the WDL file of each material under
+As soon as a material's tables are made, gen writes its WDL file under
 each --dtb profile (as convert does): every position's category when the
 count starts now, what an engine probes in its search (--no-wdl skips it).`,
 		Example: `  makruktb gen --max-pieces 4
