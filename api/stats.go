@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"fmt"
+	"io"
+	"sort"
 	"strings"
 
 	"github.com/makruktb/makruktb/probe"
@@ -55,4 +57,54 @@ func ParseMaterial(name string) (tb.Material, error) {
 	}
 	m, _ = m.Canonical()
 	return m, nil
+}
+
+// WriteStatsText writes what the stats command prints: the positions of
+// each side by result, the mates by length, the categories under each
+// built-in count and the longest wins.
+func WriteStatsText(w io.Writer, st *retro.Stats) {
+	fmt.Fprintf(w, "%s (full board, every legal placement counted once)\n\n", st.Material)
+	fmt.Fprintf(w, "%-14s %15s %15s\n", "", "white to move", "black to move")
+	wt, bl := st.Sides["w"], st.Sides["b"]
+	row := func(name string, a, b uint64) { fmt.Fprintf(w, "%-14s %15d %15d\n", name, a, b) }
+	row("legal", wt.Legal, bl.Legal)
+	row("wins", wt.Wins(), bl.Wins())
+	row("draws", wt.Draw, bl.Draw)
+	row("losses", wt.Losses(), bl.Losses())
+	fmt.Fprintf(w, "\nmate in N moves  %15s %15s %15s %15s\n", "w wins", "w loses", "b wins", "b loses")
+	byMoves := func(h map[int]uint64) map[int]uint64 {
+		out := map[int]uint64{}
+		for plies, n := range h {
+			out[(plies+1)/2] += n
+		}
+		return out
+	}
+	hs := []map[int]uint64{byMoves(wt.Win), byMoves(wt.Loss), byMoves(bl.Win), byMoves(bl.Loss)}
+	var moves []int
+	seen := map[int]bool{}
+	for _, h := range hs {
+		for n := range h {
+			if !seen[n] {
+				seen[n] = true
+				moves = append(moves, n)
+			}
+		}
+	}
+	sort.Ints(moves)
+	for _, n := range moves {
+		fmt.Fprintf(w, "%15d  %15d %15d %15d %15d\n", n, hs[0][n], hs[1][n], hs[2][n], hs[3][n])
+	}
+	fmt.Fprintf(w, "\nunder a fresh honour count   %12s %12s %12s %12s %12s %12s\n", "win", "cursed-win", "draw", "blessed-loss", "loss", "needs DTB")
+	for _, r := range []string{"thai", "cambodian", "asean", "none"} {
+		for _, side := range []string{"w", "b"} {
+			c := st.Count[r][side]
+			fmt.Fprintf(w, "  %-10s %s to move      %12d %12d %12d %12d %12d %12d\n", r, side, c.Win, c.CursedWin, c.Draw, c.BlessedLoss, c.Loss, c.Unknown)
+		}
+	}
+	if len(st.Longest) > 0 {
+		fmt.Fprintln(w, "\nlongest wins:")
+		for _, l := range st.Longest {
+			fmt.Fprintf(w, "  %-40s mate in %d moves (%d plies)\n", l.FEN, (l.DTM+1)/2, l.DTM)
+		}
+	}
 }

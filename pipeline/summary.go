@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/internal/parallel"
+	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
@@ -151,4 +152,22 @@ func diskIO() (read, written int64, ok bool) {
 		}
 	}
 	return read, written, found == 2
+}
+
+// Line is gen's line for a table made.
+func (s Summary) Line() string {
+	longest, draws := "mate", "thai count-draws"
+	if s.DTB {
+		longest, draws = "goal", "count-draws"
+	}
+	return fmt.Sprintf("%-15s %7.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position  %s %s",
+		s.Table, s.Took.Seconds(), s.Positions, longest, movesText(s.LongestWhite), movesText(s.LongestBlack), units.Bytes(s.Bytes), s.BitsPerPosition(), draws, s.CountDraws)
+}
+
+// movesText writes a longest win in plies as moves, "-" for none.
+func movesText(plies int) string {
+	if plies < 0 {
+		return "-"
+	}
+	return fmt.Sprint(value.Mate(plies).Moves())
 }

@@ -11,12 +11,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
-	"github.com/makruktb/makruktb/tb/value"
 )
 
 func newGenCommand() *cobra.Command {
@@ -153,28 +151,10 @@ func (p *printer) Log(line string) {
 }
 
 func (p *printer) Made(r pipeline.Result) {
-	fmt.Fprintln(p.out, summaryLine(r.Summary))
+	fmt.Fprintln(p.out, r.Summary.Line())
 	if p.timings {
 		fmt.Fprintf(p.errOut, "%-15s %s\n", r.Job.ID, r.Timings)
 	}
-}
-
-// summaryLine is gen's line for a table made.
-func summaryLine(s pipeline.Summary) string {
-	longest, draws := "mate", "thai count-draws"
-	if s.DTB {
-		longest, draws = "goal", "count-draws"
-	}
-	return fmt.Sprintf("%-15s %7.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position  %s %s",
-		s.Table, s.Took.Seconds(), s.Positions, longest, movesText(s.LongestWhite), movesText(s.LongestBlack), units.Bytes(s.Bytes), s.BitsPerPosition(), draws, s.CountDraws)
-}
-
-// movesText writes a longest win in plies as moves, "-" for none.
-func movesText(plies int) string {
-	if plies < 0 {
-		return "-"
-	}
-	return fmt.Sprint(value.Mate(plies).Moves())
 }
 
 // bar shows the progress of one table's passes on stderr when it is a

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,7 +11,6 @@ import (
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
-	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -62,7 +59,7 @@ every DTM table there).`,
 			if asJSON {
 				return api.WriteJSON(out, st)
 			}
-			printStats(out, st)
+			api.WriteStatsText(out, st)
 			return nil
 		},
 	}
@@ -103,51 +100,4 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 		fmt.Fprintf(cmd.OutOrStdout(), "%-8s thai count-draws %s\n", m, share)
 	}
 	return nil
-}
-
-func printStats(w io.Writer, st *retro.Stats) {
-	fmt.Fprintf(w, "%s (full board, every legal placement counted once)\n\n", st.Material)
-	fmt.Fprintf(w, "%-14s %15s %15s\n", "", "white to move", "black to move")
-	wt, bl := st.Sides["w"], st.Sides["b"]
-	row := func(name string, a, b uint64) { fmt.Fprintf(w, "%-14s %15d %15d\n", name, a, b) }
-	row("legal", wt.Legal, bl.Legal)
-	row("wins", wt.Wins(), bl.Wins())
-	row("draws", wt.Draw, bl.Draw)
-	row("losses", wt.Losses(), bl.Losses())
-	fmt.Fprintf(w, "\nmate in N moves  %15s %15s %15s %15s\n", "w wins", "w loses", "b wins", "b loses")
-	byMoves := func(h map[int]uint64) map[int]uint64 {
-		out := map[int]uint64{}
-		for plies, n := range h {
-			out[(plies+1)/2] += n
-		}
-		return out
-	}
-	hs := []map[int]uint64{byMoves(wt.Win), byMoves(wt.Loss), byMoves(bl.Win), byMoves(bl.Loss)}
-	var moves []int
-	seen := map[int]bool{}
-	for _, h := range hs {
-		for n := range h {
-			if !seen[n] {
-				seen[n] = true
-				moves = append(moves, n)
-			}
-		}
-	}
-	sort.Ints(moves)
-	for _, n := range moves {
-		fmt.Fprintf(w, "%15d  %15d %15d %15d %15d\n", n, hs[0][n], hs[1][n], hs[2][n], hs[3][n])
-	}
-	fmt.Fprintf(w, "\nunder a fresh honour count   %12s %12s %12s %12s %12s %12s\n", "win", "cursed-win", "draw", "blessed-loss", "loss", "needs DTB")
-	for _, r := range []string{"thai", "cambodian", "asean", "none"} {
-		for _, side := range []string{"w", "b"} {
-			c := st.Count[r][side]
-			fmt.Fprintf(w, "  %-10s %s to move      %12d %12d %12d %12d %12d %12d\n", r, side, c.Win, c.CursedWin, c.Draw, c.BlessedLoss, c.Loss, c.Unknown)
-		}
-	}
-	if len(st.Longest) > 0 {
-		fmt.Fprintln(w, "\nlongest wins:")
-		for _, l := range st.Longest {
-			fmt.Fprintf(w, "  %-40s mate in %d moves (%d plies)\n", l.FEN, (l.DTM+1)/2, l.DTM)
-		}
-	}
 }

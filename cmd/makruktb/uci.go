@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -140,11 +139,11 @@ Exit status: 0 when every game was converted or held, 2 when some were not,
 			}
 			defer t.Close()
 			cfg := match.Config{Engine: argv, Options: opts, Oracle: &uci.Oracle{Tables: t}, Dialect: d, MoveTime: movetime, Seed: seed}
-			tallies, err := runMatch(cmd, cfg, mats, modes, positions)
+			tallies, err := match.Run(cmd.Context(), cfg, mats, modes, positions, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			failed := printMatch(cmd.OutOrStdout(), tallies, modes)
+			failed := match.WriteReport(cmd.OutOrStdout(), tallies, modes)
 			if failed > 0 {
 				return &exitStatus{code: 2, text: fmt.Sprintf("%d games not converted or held", failed)}
 			}
@@ -161,78 +160,4 @@ Exit status: 0 when every game was converted or held, 2 when some were not,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the position sample")
 	cmd.Flags().StringArrayVar(&options, "option", nil, "an engine option NAME=VALUE (repeatable), e.g. Threads=1")
 	return cmd
-}
-
-// runMatch samples and plays every material and mode.
-func runMatch(cmd *cobra.Command, cfg match.Config, mats []tb.Material, modes []match.Mode, n int) ([]match.Tally, error) {
-	ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
-	player, err := match.NewPlayer(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	defer player.Close()
-	var tallies []match.Tally
-	for _, m := range mats {
-		for _, mode := range modes {
-			fens, err := match.Sample(cfg.Oracle, cfg.Dialect, m, mode, n, cfg.Seed)
-			if err != nil {
-				return nil, err
-			}
-			tally := match.Tally{Material: m, Mode: mode}
-			for i, fen := range fens {
-				g, err := player.Play(ctx, m, mode, fen)
-				if err != nil {
-					return nil, err
-				}
-				tally.Games = append(tally.Games, g)
-				status := "ok"
-				if !g.OK {
-					status = "FAILED: " + g.Failure()
-				}
-				fmt.Fprintf(stderr, "%v %s %d/%d: %s\n", m, mode, i+1, len(fens), status)
-			}
-			tallies = append(tallies, tally)
-		}
-	}
-	return tallies, nil
-}
-
-// printMatch writes the table of results and the failed games, and
-// returns how many failed.
-func printMatch(w io.Writer, tallies []match.Tally, modes []match.Mode) int {
-	header := "| material |"
-	rule := "|---|"
-	for _, mode := range modes {
-		if mode == match.Convert {
-			header += " converted inside the count |"
-		} else {
-			header += " held (blessed losses) |"
-		}
-		rule += "---|"
-	}
-	fmt.Fprintln(w, header)
-	fmt.Fprintln(w, rule)
-	failed, total := 0, 0
-	for i := 0; i < len(tallies); i += len(modes) {
-		row := fmt.Sprintf("| %v |", tallies[i].Material)
-		for _, t := range tallies[i : i+len(modes)] {
-			if len(t.Games) == 0 {
-				row += " none found |"
-				continue
-			}
-			row += fmt.Sprintf(" %d/%d |", t.OK(), len(t.Games))
-			failed += len(t.Games) - t.OK()
-			total += len(t.Games)
-		}
-		fmt.Fprintln(w, row)
-	}
-	fmt.Fprintf(w, "\n%d of %d games converted or held\n", total-failed, total)
-	for _, t := range tallies {
-		for _, g := range t.Games {
-			if !g.OK {
-				fmt.Fprintf(w, "- %v %s: %s\n", t.Material, t.Mode, g.Failure())
-			}
-		}
-	}
-	return failed
 }

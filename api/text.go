@@ -1,0 +1,133 @@
+package api
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// The text the probe and line commands print.
+
+// valueText describes a value for the side to move in words.
+func valueText(side tb.Color, v value.Value) string {
+	switch {
+	case v.IsWin():
+		return fmt.Sprintf("%s mates in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
+	case v.IsLoss() && v.Plies() == 0:
+		return fmt.Sprintf("%s is checkmated", side.Name())
+	case v.IsLoss():
+		return fmt.Sprintf("%s is mated in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
+	}
+	return "draw"
+}
+
+// WriteProbeText writes what the probe command prints: the position's
+// result under r, then each move's, best first.
+func WriteProbeText(w io.Writer, pos *tb.Position, j probe.Root, r *honour.Rules) {
+	v := j.Position.Value
+	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), valueText(pos.Side, v), j.Position.Category)
+	if !j.Position.Exact {
+		fmt.Fprintf(w, "Cannot tell the result under the %s count without the board's-honour table %s (makruktb gen makes it): the categories are the plain DTM results\n",
+			r.Name, probe.BoardFileName(tb.MaterialOf(pos), r.Name))
+	}
+	if len(j.Moves) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	for _, m := range j.Moves {
+		mv := m.After.Value.Negate()
+		var text string
+		switch {
+		case mv.IsWin():
+			text = fmt.Sprintf("mate in %d", mv.Moves())
+		case mv.IsLoss():
+			text = fmt.Sprintf("mated in %d", mv.Moves())
+		}
+		fmt.Fprintf(w, "  %-6s %-13s %s\n", m.Move, m.After.Category.Opposite(), text)
+	}
+}
+
+// WriteLineText writes what the line command prints: the count-aware
+// optimal line from pos under r, a move per line with the mate distance
+// and the count after it, and a board every `every` plies and at the end
+// (letters instead of pieces with ascii).
+func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *honour.Rules, every int, ascii bool) error {
+	start, err := tables.Judge(pos, rules)
+	if err != nil {
+		return err
+	}
+	v := start.Value
+	line, err := tables.JudgedLine(pos, rules)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), valueText(pos.Side, v), start.Category, rules.Name)
+	writeBoard(w, pos, ascii)
+	cur := *pos
+	for i, m := range line {
+		number := fmt.Sprintf("%d.", cur.Fullmove)
+		if cur.Side == tb.Black {
+			number = fmt.Sprintf("%d...", cur.Fullmove)
+		}
+		cur = cur.Play(m.Move)
+		fmt.Fprintf(w, "%-6s %-6s %-14s %s\n", number, m.Move, afterText(m.After.Value), countText(m.After.Count))
+		if (i+1)%every == 0 || i == len(line)-1 {
+			fmt.Fprintln(w)
+			writeBoard(w, &cur, ascii)
+		}
+	}
+	return nil
+}
+
+// afterText describes the position after a move.
+func afterText(v value.Value) string {
+	switch {
+	case v.IsLoss() && v.Plies() == 0:
+		return "checkmate"
+	case v.IsMate():
+		return fmt.Sprintf("DTM %d plies", v.Plies())
+	}
+	return "draw"
+}
+
+// countText shows a running count, e.g. "count 9/16 (pieces)".
+func countText(c honour.Count) string {
+	if c.Kind == honour.NoCountKind {
+		return ""
+	}
+	if !c.Started() {
+		return fmt.Sprintf("count -/%d (%s, starts after this move)", c.Limit, c.Kind)
+	}
+	return fmt.Sprintf("count %d/%d (%s)", c.Ply, c.Limit, c.Kind)
+}
+
+var unicodePieces = [2][tb.NumPieceTypes]string{
+	{tb.Rook: "♖", tb.Khon: "♗", tb.Knight: "♘", tb.Met: "♕", tb.Pawn: "♙", tb.King: "♔"},
+	{tb.Rook: "♜", tb.Khon: "♝", tb.Knight: "♞", tb.Met: "♛", tb.Pawn: "♟", tb.King: "♚"},
+}
+
+// writeBoard draws the board from White's side, rank 8 first.
+func writeBoard(w io.Writer, p *tb.Position, ascii bool) {
+	for rank := 7; rank >= 0; rank-- {
+		fmt.Fprintf(w, "  %d ", rank+1)
+		for file := 0; file < 8; file++ {
+			c, t := p.PieceAt(tb.NewSquare(file, rank))
+			switch {
+			case t == tb.NoPiece:
+				fmt.Fprint(w, " .")
+			case ascii && c == tb.White:
+				fmt.Fprintf(w, " %c", t.Letter())
+			case ascii:
+				fmt.Fprintf(w, " %c", t.Letter()+'a'-'A')
+			default:
+				fmt.Fprintf(w, " %s", unicodePieces[c][t])
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "     a b c d e f g h   %s to move\n\n", p.Side.Name())
+}
