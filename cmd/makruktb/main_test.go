@@ -41,25 +41,28 @@ func run(t *testing.T, args ...string) (string, error) {
 // deterministic, so any difference is a change in the generator's output.
 func TestGoldenChecksums(t *testing.T) {
 	for _, c := range []struct {
+		name   string
 		flags  []string
 		golden map[string]string
 	}{
-		{nil, data.ChecksumsV2()},
-		{[]string{"--format", "1"}, data.Checksums()},
+		{"version 2", nil, data.ChecksumsV2()},
+		{"version 1", []string{"--format", "1"}, data.Checksums()},
 	} {
-		dir := t.TempDir()
-		_, err := run(t, append([]string{"gen", "--tables", dir, "--max-pieces", "3"}, c.flags...)...)
-		require.NoError(t, err)
-		for _, name := range []string{"KRvK.mtbm", "KSvK.mtbm", "KNvK.mtbm", "KMvK.mtbm"} {
-			want, ok := c.golden[name]
-			require.True(t, ok, "the reference lacks %s", name)
-			got, err := store.FileSHA256(filepath.Join(dir, name))
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			_, err := run(t, append([]string{"gen", "--tables", dir, "--max-pieces", "3"}, c.flags...)...)
 			require.NoError(t, err)
-			require.Equal(t, want, got, "%s %v", name, c.flags)
-		}
-		out, err := run(t, "verify", "--tables", dir)
-		require.NoError(t, err, out)
-		require.Equal(t, 4, strings.Count(out, " ok "))
+			for _, name := range []string{"KRvK.mtbm", "KSvK.mtbm", "KNvK.mtbm", "KMvK.mtbm"} {
+				want, ok := c.golden[name]
+				require.True(t, ok, "the reference lacks %s", name)
+				got, err := store.FileSHA256(filepath.Join(dir, name))
+				require.NoError(t, err)
+				require.Equal(t, want, got, name)
+			}
+			out, err := run(t, "verify", "--tables", dir)
+			require.NoError(t, err, out)
+			require.Equal(t, 4, strings.Count(out, " ok "))
+		})
 	}
 }
 
