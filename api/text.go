@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -52,8 +53,9 @@ func WriteProbeText(w io.Writer, pos *tb.Position, j probe.Root, r *honour.Rules
 }
 
 // WriteLineText writes what the line command prints: the count-aware
-// optimal line from pos under r, a move per line with the mate distance
-// and the count after it, and a board every `every` plies and at the end
+// optimal line from pos under r, a move per line (in coordinates and in
+// the notation players read, tb.Position.SAN) with the mate distance and
+// the count after it, and a board every `every` plies and at the end
 // (letters instead of pieces with ascii).
 func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *honour.Rules, every int, ascii bool) error {
 	start, err := tables.Judge(pos, rules)
@@ -73,8 +75,9 @@ func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *h
 		if cur.Side == tb.Black {
 			number = fmt.Sprintf("%d...", cur.Fullmove)
 		}
+		san := cur.SAN(m.Move)
 		cur = cur.Play(m.Move)
-		fmt.Fprintf(w, "%-6s %-6s %-14s %s\n", number, m.Move, afterText(m.After.Value), countText(m.After.Count))
+		fmt.Fprintf(w, "%-6s %-6s %-7s %-14s %s\n", number, m.Move, san, afterText(m.After.Value), countText(m.After.Count))
 		if (i+1)%every == 0 || i == len(line)-1 {
 			fmt.Fprintln(w)
 			writeBoard(w, &cur, ascii)
@@ -89,7 +92,7 @@ func afterText(v value.Value) string {
 	case v.IsLoss() && v.Plies() == 0:
 		return "checkmate"
 	case v.IsMate():
-		return fmt.Sprintf("DTM %d plies", v.Plies())
+		return "DTM " + units.Plural(v.Plies(), "ply", "plies")
 	}
 	return "draw"
 }

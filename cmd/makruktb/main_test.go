@@ -223,6 +223,8 @@ func TestProbeAndLine(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "checkmate")
 	require.Equal(t, 31, strings.Count(out, "DTM ")+strings.Count(out, "checkmate "))
+	require.Regexp(t, `(?m)^\d+\. +[a-h][1-8][a-h][1-8] +R[a-h][1-8]# +checkmate `, out, "the mating move in both notations")
+	require.Contains(t, out, "DTM 1 ply ")
 	_, err = run(t, "probe", "--tables", dir, "k7/8/8/8/8/8/8/KNN5 w")
 	require.ErrorContains(t, err, "table KNNvK not found")
 	_, err = run(t, "probe", "--tables", dir, "k7/8/8/8/4P3/8/8/KR6 w")
