@@ -66,6 +66,8 @@ type Position struct {
 	// capture of the last piece, when it was read.
 	DTB   *int  `json:"dtb,omitempty"`
 	Count Count `json:"count"`
+	// InCheck says the side to move is in check (left out when not).
+	InCheck bool `json:"in_check,omitempty"`
 }
 
 // Probe is probe --json's document and /api/v1/probe's: the position
@@ -97,6 +99,7 @@ func NewPosition(pos *tb.Position, j honour.Judgement, r *honour.Rules) Position
 		Exact:    j.Exact,
 		DTB:      DTM(j.DTB),
 		Count:    NewCount(j.Count, r),
+		InCheck:  pos.InCheck(pos.Side),
 	}
 }
 

@@ -125,6 +125,12 @@ function render() {
     marks[squareIndex(last.slice(0, 2))] = "last";
     marks[squareIndex(last.slice(2, 4))] = "last";
   }
+  if (state.doc && state.doc.in_check && state.doc.fen === currentFen()) {
+    // The king of the side to move, in check.
+    const king = pos.side === "w" ? "K" : "k";
+    const at = pos.board.indexOf(king);
+    if (at >= 0) marks[at] = "check";
+  }
   if (state.selected >= 0) marks[state.selected] = "selected";
   if (state.hint) {
     marks[squareIndex(state.hint.slice(0, 2))] = "hint";

@@ -160,6 +160,14 @@ func TestExplorerInBrowser(t *testing.T) {
 	click(ctx, t, "#load")
 	waitText(ctx, t, "#verdict", "Stalemate")
 
+	// A king in check is marked (issue 38, item 7).
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), "k7/8/1K6/8/8/8/8/R7 b - - 0 1")))
+	click(ctx, t, "#load")
+	checked, err := chromedp.Run(ctx, chromedp.Poll[[]string](`(() => { const sq = [...document.querySelectorAll("rect.sq.check")].map((e) => e.dataset.square); return sq.length ? sq : null })()`, chromedp.WithPollingTimeout(15*time.Second)))
+	require.NoError(t, err)
+	require.Equal(t, []string{"a8"}, checked)
+	screenshot(ctx, t, "check.png")
+
 	screenshot(ctx, t, "explorer.png")
 }
 
