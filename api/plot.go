@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // Plot geometry: the histogram's drawing area inside an SVG of plotWidth ×
@@ -77,11 +79,59 @@ func WriteHistogramSVG(w io.Writer, st *retro.Stats) {
 	}
 	fmt.Fprintf(&b, `<line x1="0" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#333"/>`+"\n", innerW, innerH, innerH)
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">mate in N moves</text>`+"\n", innerW/2, innerH+36)
+	// Where each built-in profile's fresh count ends, for the stronger
+	// side's wins: the bars right of its line mate too late for it.
+	for n, line := range countEnds(st.Material, longest) {
+		x := float64(line.moves+1) * slot
+		fmt.Fprintf(&b, `<line class="count-end" x1="%.1f" x2="%.1f" y1="0" y2="%.1f" stroke="#555" stroke-dasharray="4 3"><title>%s</title></line>`, x, x, innerH, html.EscapeString(line.title))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" fill="#555">%s</text>`+"\n", x+3, 12+14*n, html.EscapeString(line.label))
+	}
 	// The legend, on its own line under the title.
 	fmt.Fprintf(&b, `<rect x="0" y="-30" width="10" height="10" fill="#2e7d32"/><text x="14" y="-21">side to move wins</text>`)
 	fmt.Fprintf(&b, `<rect x="140" y="-30" width="10" height="10" fill="#c62828"/><text x="154" y="-21">side to move loses</text>`+"\n")
 	b.WriteString("</g>\n</svg>\n")
 	io.WriteString(w, b.String())
+}
+
+// countEnd is a line across the histogram where a count ends.
+type countEnd struct {
+	moves        int // the longest mate in moves inside the count
+	label, title string
+}
+
+// countEnds returns where the fresh count of each built-in profile ends
+// for the stronger side (White) of material, in moves, when that is
+// inside the histogram's longest mate; profiles that end at the same
+// distance share a line. Board's honour judges by its own distance (DTB),
+// so its line only tells where a mate alone comes too late.
+func countEnds(material string, longest int) []countEnd {
+	m, err := tb.ParseMaterial(material)
+	if err != nil {
+		return nil
+	}
+	var ends []countEnd
+	for _, r := range honour.BuiltinRules() {
+		c := r.FreshCountFor(m, tb.White)
+		if c.Kind == honour.NoCountKind {
+			continue
+		}
+		moves := (c.Remaining() + 1) / 2 // a mate in N moves takes 2N-1 plies
+		if moves >= longest {
+			continue
+		}
+		if len(ends) > 0 && ends[len(ends)-1].moves == moves {
+			last := &ends[len(ends)-1]
+			last.label = strings.Replace(last.label, " count", ", "+r.Name+" count", 1)
+			last.title += "; " + countTitle(r.Name, c, moves)
+			continue
+		}
+		ends = append(ends, countEnd{moves: moves, label: r.Name + " count ends", title: countTitle(r.Name, c, moves)})
+	}
+	return ends
+}
+
+func countTitle(rules string, c honour.Count, moves int) string {
+	return fmt.Sprintf("%s rules: %s count of %d plies, %d left when it starts: a mate in more than %d moves comes too late", rules, c.Kind, c.Limit, c.Remaining(), moves)
 }
 
 // niceCeiling rounds n up to 4, 8 or 20 times a power of ten, so that the

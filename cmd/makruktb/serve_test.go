@@ -124,6 +124,10 @@ func TestServeStats(t *testing.T) {
 	require.Equal(t, "image/svg+xml", ctype)
 	require.Contains(t, string(body), "<svg")
 	require.Contains(t, string(body), "side to move mates in 16: ")
+	// Where each profile's fresh rook count ends (issue 38): 27 plies
+	// left for thai, a mate in 14 moves the last inside it.
+	require.Contains(t, string(body), "thai rules: pieces count of 32 plies, 27 left when it starts: a mate in more than 14 moves comes too late")
+	require.Contains(t, string(body), ">thai count ends<")
 }
 
 func TestServeErrors(t *testing.T) {
