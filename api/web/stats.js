@@ -13,10 +13,28 @@ function num(n) { return n.toLocaleString("en-US"); }
 function plural(n, one, many) { return `${num(n)} ${n === 1 ? one : many}`; }
 
 async function show(material) {
-  $("status").textContent = `Counting ${material} over the full board…`;
+  // The first count of a material reads its tables whole (a five-piece one
+  // takes from seconds to a minute; the server keeps the answer): say so,
+  // with the time so far, rather than leave the page still.
+  const started = Date.now();
+  const tell = () => {
+    const s = Math.round((Date.now() - started) / 1000);
+    $("status").textContent = `Counting ${material} over the full board… ${s} s` +
+      (s >= 3 ? " (the first count of a material reads its tables whole: a five-piece one can take a minute; later ones are instant)" : "");
+  };
+  tell();
+  const ticker = setInterval(tell, 1000);
   $("result").hidden = true;
-  const r = await fetch(`api/v1/stats/${encodeURIComponent(material)}`);
-  const st = await r.json();
+  let r, st;
+  try {
+    r = await fetch(`api/v1/stats/${encodeURIComponent(material)}`);
+    st = await r.json();
+  } catch (e) {
+    $("status").textContent = `No answer from the server: ${e.message}`;
+    return;
+  } finally {
+    clearInterval(ticker);
+  }
   if (!r.ok) {
     $("status").textContent = st.error || `HTTP ${r.status}`;
     return;
