@@ -79,6 +79,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/probe", s.api(s.probe))
 	mux.HandleFunc("GET /api/v1/line", s.api(s.line))
+	mux.HandleFunc("GET /api/v1/random", s.api(s.random))
 	mux.HandleFunc("GET /api/v1/stats/{material}", s.api(s.stats))
 	mux.HandleFunc("GET /api/v1/stats/{material}/plot.svg", s.api(s.plot))
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {

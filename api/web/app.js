@@ -86,6 +86,24 @@ async function go(fen, addToHistory = true, uci = "") {
   if (state.training) trainerStep();
 }
 
+// drawRandom loads a position of the material in the form that White wins
+// inside the count, at the chosen level, drawn by the server from a fresh
+// seed (the same seed would draw the same position).
+async function drawRandom() {
+  const seed = Math.floor(Math.random() * 2 ** 32);
+  const q = new URLSearchParams({ material: $("random-material").value.trim(), level: $("level").value, rules: $("rules").value, seed });
+  try {
+    const r = await fetch(`api/v1/random?${q}`);
+    const doc = await r.json();
+    if (!r.ok) throw new Error(doc.error || `HTTP ${r.status}`);
+    await go(doc.fen);
+  } catch (e) {
+    state.doc = null;
+    state.error = e.message;
+    render();
+  }
+}
+
 // verdict returns the headline under the chosen rules — who wins inside
 // the count, or a draw by the count, stalemate, checkmate — and the plain
 // mate distance beside it (secondary, as the count decides).
@@ -284,6 +302,7 @@ function init() {
     b.addEventListener("click", () => { state.placing = b.dataset.piece; state.selected = -1; render(); });
   }
   $("fen-form").addEventListener("submit", (e) => { e.preventDefault(); stopTraining(""); go($("fen").value.trim()); });
+  $("random-form").addEventListener("submit", (e) => { e.preventDefault(); stopTraining(""); drawRandom(); });
   $("back").addEventListener("click", () => { if (state.at > 0) { state.at--; stopTraining(""); go(currentFen(), false); } });
   $("forward").addEventListener("click", () => { if (state.at < state.history.length - 1) { state.at++; go(currentFen(), false); } });
   $("side").addEventListener("click", () => {

@@ -168,6 +168,23 @@ func TestExplorerInBrowser(t *testing.T) {
 	require.Equal(t, []string{"a8"}, checked)
 	screenshot(ctx, t, "check.png")
 
+	// A random win to train on (issue 38): White to move, winning inside
+	// the count, at the level chosen.
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#random-material"), "KRvK")))
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#level"), "easy")))
+	click(ctx, t, "#random")
+	drawn, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => { const f = document.querySelector("#fen").value; return f.startsWith("k7/8/1K6/") ? null : f })()`, chromedp.WithPollingTimeout(15*time.Second)))
+	require.NoError(t, err)
+	require.Contains(t, drawn, " w ")
+	// The page has the drawn position's answer once its address has it.
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`new URL(location.href).searchParams.get("fen") === %q`, drawn), chromedp.WithPollingTimeout(15*time.Second)))
+	require.NoError(t, err)
+	waitText(ctx, t, "#verdict", "White wins inside the count")
+	screenshot(ctx, t, "random.png")
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#random-material"), "KRvKS")))
+	click(ctx, t, "#random")
+	waitText(ctx, t, "#verdict", "table KRvKS not found")
+
 	screenshot(ctx, t, "explorer.png")
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -191,5 +192,49 @@ func TestServePages(t *testing.T) {
 		status, _, body := get(t, ts, path)
 		require.Equal(t, http.StatusOK, status, path)
 		require.Contains(t, string(body), want, path)
+	}
+}
+
+// /api/v1/random draws a position White wins inside the count at the
+// level asked, the same one for the same seed, and says why when there
+// is none (issue 38: random training positions).
+func TestServeRandom(t *testing.T) {
+	ts, _ := newTestServer(t)
+	var first api.Probe
+	for seed := range 5 {
+		path := fmt.Sprintf("/api/v1/random?material=KRvK&level=medium&seed=%d", seed)
+		status, _, body := get(t, ts, path)
+		require.Equal(t, http.StatusOK, status, string(body))
+		var doc api.Probe
+		require.NoError(t, json.Unmarshal(body, &doc))
+		require.Equal(t, "win", doc.Category, doc.FEN)
+		require.NotNil(t, doc.DTM)
+		moves := (*doc.DTM + 1) / 2
+		require.True(t, moves >= 9 && moves <= 20, "%s: mate in %d moves", doc.FEN, moves)
+		require.Contains(t, doc.FEN, " w ")
+		if seed == 0 {
+			first = doc
+		}
+	}
+	_, _, again := get(t, ts, "/api/v1/random?material=KRvK&level=medium&seed=0")
+	var doc api.Probe
+	require.NoError(t, json.Unmarshal(again, &doc))
+	require.Equal(t, first.FEN, doc.FEN, "the same seed, the same position")
+	for _, c := range []struct {
+		query  string
+		status int
+		text   string
+	}{
+		{"material=KRvK&level=hard&seed=1", http.StatusNotFound, "no position of KRvK that White wins inside the thai count with a mate in 21 or more moves"},
+		{"material=KRvK&level=nosuch&seed=1", http.StatusBadRequest, "easy (mate in up to 8 moves)"},
+		{"material=KRvK&seed=x", http.StatusBadRequest, "give a number"},
+		{"material=KQvK&seed=1", http.StatusBadRequest, "unknown piece"},
+		{"material=KRvKN&seed=1", http.StatusNotFound, "KRvKN"},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			status, _, body := get(t, ts, "/api/v1/random?"+c.query)
+			require.Equal(t, c.status, status, string(body))
+			require.Contains(t, string(body), c.text)
+		})
 	}
 }

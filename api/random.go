@@ -1,0 +1,109 @@
+package api
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+
+	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
+)
+
+// A training position drawn at random: a legal position of the material
+// with White to move that White wins inside the fresh count of the rules,
+// its mate distance within the level's range. The draw is a function of
+// the seed, so the same request gives the same position (and a link to it
+// can be shared).
+type level struct {
+	name     string
+	min, max int // mate in moves, inclusive
+}
+
+var levels = []level{{"easy", 1, 8}, {"medium", 9, 20}, {"hard", 21, 1 << 20}}
+
+// randomDraws bounds the positions drawn for one request.
+const randomDraws = 20000
+
+// randomWin draws positions of m with White to move from a generator
+// seeded with seed until one is won by White inside the fresh count of r
+// with a mate in min to max moves, and returns its judged root; ok is
+// false when none of randomDraws draws was.
+func (s *Server) randomWin(m tb.Material, r *honour.Rules, lv level, seed uint64) (pos tb.Position, ok bool, err error) {
+	rng := rand.New(rand.NewPCG(seed, 38))
+	for range randomDraws {
+		p, legal := tb.RandomPosition(rng, m, tb.White)
+		if !legal {
+			continue
+		}
+		j, err := s.tables.Judge(&p, r)
+		if err != nil {
+			return p, false, err
+		}
+		if moves := j.Value.Moves(); j.Category == honour.Win && j.Value.IsWin() && moves >= lv.min && moves <= lv.max {
+			return p, true, nil
+		}
+	}
+	return tb.Position{}, false, nil
+}
+
+// random answers /api/v1/random?material=KRvKN&level=easy&rules=thai&seed=N
+// with the probe document of the position drawn.
+func (s *Server) random(r *http.Request) (response, error) {
+	q := r.URL.Query()
+	name := q.Get("material")
+	if len(name) > 2*index.MaxPieces {
+		return response{}, badRequest("material %q: more pieces than any table holds", clip(name))
+	}
+	m, err := tb.ParseMaterial(name)
+	if err != nil {
+		return response{}, badRequest("%v", err)
+	}
+	if m.HasPawns() {
+		return response{}, badRequest("material %s has pawns: the tables are pawnless", m)
+	}
+	lv := levels[0]
+	if want := q.Get("level"); want != "" {
+		found := false
+		for _, l := range levels {
+			if l.name == want {
+				lv, found = l, true
+			}
+		}
+		if !found {
+			return response{}, badRequest("level %q: easy (mate in up to 8 moves), medium (9 to 20) or hard (more)", clip(want))
+		}
+	}
+	rulesName := q.Get("rules")
+	if rulesName == "" {
+		rulesName = "thai"
+	}
+	rules, ok := honour.Builtin(rulesName)
+	if !ok {
+		return response{}, badRequest("unknown rules %q: thai, cambodian, asean or none", clip(rulesName))
+	}
+	seed, err := strconv.ParseUint(q.Get("seed"), 10, 64)
+	if err != nil {
+		return response{}, badRequest("seed %q: give a number, e.g. &seed=1 (the same seed draws the same position)", clip(q.Get("seed")))
+	}
+	pos, found, err := s.randomWin(m, &rules, lv, seed)
+	if err != nil {
+		return response{}, err
+	}
+	if !found {
+		return response{}, &apiError{http.StatusNotFound, fmt.Sprintf("no position of %s that White wins inside the %s count with a mate in %s moves among %d drawn (seed %d): try another level or seed", m, rules.Name, lv.rangeText(), randomDraws, seed)}
+	}
+	judged, err := s.tables.Root(&pos, &rules)
+	if err != nil {
+		return response{}, err
+	}
+	return jsonResponse(NewProbe(&pos, judged, &rules))
+}
+
+func (l level) rangeText() string {
+	if l.max >= 1<<20 {
+		return fmt.Sprintf("%d or more", l.min)
+	}
+	return fmt.Sprintf("%d to %d", l.min, l.max)
+}
