@@ -7,9 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
@@ -61,6 +65,35 @@ func browser(t *testing.T, width, height int) context.Context {
 		cancelTimeout()
 		cancel()
 		cancelAlloc()
+	})
+	// No page may throw, log an error or miss a file (a 404 of the API,
+	// which the test asks for, is an answer, not a fault).
+	var mu sync.Mutex
+	var faults []string
+	fault := func(f string) { mu.Lock(); faults = append(faults, f); mu.Unlock() }
+	api := func(url string) bool { return strings.Contains(url, "/api/") }
+	require.NoError(t, chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			fault("exception: " + ev.ExceptionDetails.Text)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				fault("console.error")
+			}
+		case *network.EventResponseReceived:
+			if ev.Response.Status >= 400 && !api(ev.Response.URL) {
+				fault(fmt.Sprintf("HTTP %d for %s", ev.Response.Status, ev.Response.URL))
+			}
+		case *cdplog.EventEntryAdded:
+			if ev.Entry.Level == cdplog.EntryLevelError && !api(ev.Entry.URL) {
+				fault("logged: " + ev.Entry.Text + " " + ev.Entry.URL)
+			}
+		}
+	}))
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		require.Empty(t, faults, "the pages threw, logged errors or missed files")
 	})
 	return ctx
 }
