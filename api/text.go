@@ -56,8 +56,9 @@ func WriteProbeText(w io.Writer, pos *tb.Position, j probe.Root, r *honour.Rules
 // optimal line from pos under r, a move per line (in coordinates and in
 // the notation players read, tb.Position.SAN) with the mate distance and
 // the count after it, and a board every `every` plies and at the end
-// (letters instead of pieces with ascii).
-func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *honour.Rules, every int, ascii bool) error {
+// (letters instead of pieces with ascii), the count also as players call
+// it when announce is up or down.
+func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *honour.Rules, every int, ascii bool, announce honour.Announcement) error {
 	start, err := tables.Judge(pos, rules)
 	if err != nil {
 		return err
@@ -77,7 +78,7 @@ func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *h
 		}
 		san := cur.SAN(m.Move)
 		cur = cur.Play(m.Move)
-		fmt.Fprintf(w, "%-6s %-6s %-7s %-14s %s\n", number, m.Move, san, afterText(m.After.Value), countText(m.After.Count))
+		fmt.Fprintf(w, "%-6s %-6s %-7s %-14s %s\n", number, m.Move, san, afterText(m.After.Value), countText(m.After.Count, announce))
 		if (i+1)%every == 0 || i == len(line)-1 {
 			fmt.Fprintln(w)
 			writeBoard(w, &cur, ascii)
@@ -97,13 +98,18 @@ func afterText(v value.Value) string {
 	return "draw"
 }
 
-// countText shows a running count, e.g. "count 9/16 (pieces)".
-func countText(c honour.Count) string {
+// countText shows a running count, e.g. "count 9/16 (pieces)", and as
+// players call it when a announces it ("count 9/32 (pieces, called 5 of
+// 16)").
+func countText(c honour.Count, a honour.Announcement) string {
 	if c.Kind == honour.NoCountKind {
 		return ""
 	}
 	if !c.Started() {
 		return fmt.Sprintf("count -/%d (%s, starts after this move)", c.Limit, c.Kind)
+	}
+	if called := c.Called(a); called != "" {
+		return fmt.Sprintf("count %d/%d (%s, called %s)", c.Ply, c.Limit, c.Kind, called)
 	}
 	return fmt.Sprintf("count %d/%d (%s)", c.Ply, c.Limit, c.Kind)
 }

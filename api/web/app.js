@@ -81,6 +81,8 @@ async function go(fen, addToHistory = true, uci = "") {
   const url = new URL(location.href);
   url.searchParams.set("fen", fen);
   url.searchParams.set("rules", $("rules").value);
+  if ($("announce").value === "plies") url.searchParams.delete("announce");
+  else url.searchParams.set("announce", $("announce").value);
   history.replaceState(null, "", url);
   render();
   if (state.training) trainerStep();
@@ -122,6 +124,16 @@ function verdict(doc) {
       return { head: "Draw by the count", plain: `${mate} without the count, but the count runs out first` };
   }
 }
+// calledText is the count as players call it aloud, in moves, as
+// honour.Count.Called gives it: up, "3 of 16" (the number called with the
+// counting side's latest move); down, "13 left" (the moves left).
+function calledText(c, way) {
+  if (c.ply < 0) return "";
+  if (way === "up") return `${Math.floor((c.ply + 1) / 2)} of ${Math.floor((c.limit + 1) / 2)}`;
+  if (way === "down") return `${Math.floor(Math.max(c.limit - c.ply + 1, 0) / 2)} left`;
+  return "";
+}
+
 // countText: "pieces' honour, limit 32 plies, count at ply 5 → 27 plies left: CURSED WIN".
 function countText(doc) {
   const c = doc.count;
@@ -130,6 +142,8 @@ function countText(doc) {
   const kind = c.kind === "pieces" ? "pieces' honour" : "board's honour";
   const at = c.ply < 0 ? "starting after this move" : `count at ply ${c.ply}`;
   let text = `${kind}, limit ${c.limit} plies (${c.limit / 2} moves), ${at} → ${plural(c.remaining, "ply", "plies")} left (${c.rules} rules)`;
+  const called = calledText(c, $("announce").value);
+  if (called) text += `; called aloud: ${called}`;
   if (doc.dtb !== undefined) text += `; goal (mate or a winning capture of the last piece) in ${doc.dtb} plies`;
   if (!doc.exact) return `${text}: ${result} without the count — the ${c.rules} board's-honour table of ${doc.material} is missing`;
   return `${text}: ${result}`;
@@ -325,6 +339,7 @@ function init() {
     go(makeFen(pos));
   });
   $("rules").addEventListener("change", () => go(currentFen(), false));
+  $("announce").addEventListener("change", () => go(currentFen(), false));
   $("train").addEventListener("click", () => (state.training ? stopTraining("") : startTraining()));
   $("hint").addEventListener("click", () => { if (state.doc) { state.hint = state.doc.best; render(); } });
   // Arrow keys step back and forward, as the buttons do.
@@ -336,6 +351,8 @@ function init() {
   const params = new URL(location.href).searchParams;
   const rules = params.get("rules");
   if (rules && [...$("rules").options].some((o) => o.value === rules)) $("rules").value = rules;
+  const announce = params.get("announce");
+  if (announce && [...$("announce").options].some((o) => o.value === announce)) $("announce").value = announce;
   go(params.get("fen") || START_FEN);
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/makruktb/makruktb/api"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // exitCannotTell is check's exit status when the verdict needs a table
@@ -13,7 +14,7 @@ import (
 const exitCannotTell = 3
 
 func newCheckCommand() *cobra.Command {
-	var dir, rulesName string
+	var dir, rulesName, announce string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "check [--rules R] [--tables DIR] [--json] FEN",
@@ -30,6 +31,10 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
   makruktb check --json "n7/8/7R/8/8/8/8/K3k3 w - - 0 1"`,
 		Args: needFEN,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			announcement, err := honour.ParseAnnouncement(announce)
+			if err != nil {
+				return fmt.Errorf("--%v", err)
+			}
 			pr, err := probePosition(dir, rulesName, args)
 			if err != nil {
 				return err
@@ -46,6 +51,9 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 				}
 			} else {
 				fmt.Fprintln(cmd.OutOrStdout(), doc.Verdict)
+				if called := j.Count.Called(announcement); called != "" {
+					fmt.Fprintf(cmd.OutOrStdout(), "The count called aloud, counting %s: %s.\n", announcement, called)
+				}
 			}
 			if doc.Result == api.ResultUnknown {
 				return &exitStatus{code: exitCannotTell}
@@ -55,6 +63,7 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 	}
 	addTablesFlag(cmd, &dir)
 	addRulesFlag(cmd, &rulesName)
+	addAnnounceFlag(cmd, &announce)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON: probe's fields for the position, result and verdict")
 	return cmd
 }

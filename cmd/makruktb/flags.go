@@ -48,3 +48,9 @@ func needFEN(cmd *cobra.Command, args []string) error {
 	example, _, _ := strings.Cut(strings.TrimSpace(cmd.Example), "\n")
 	return fmt.Errorf("give a position as a FEN, e.g. %s", strings.TrimSpace(example))
 }
+
+// addAnnounceFlag adds --announce: the count also as players call it
+// aloud, in moves (honour.Count.Called).
+func addAnnounceFlag(cmd *cobra.Command, announce *string) {
+	cmd.Flags().StringVar(announce, "announce", "plies", `show the count also as players call it aloud, in moves: up ("3 of 16", from where the rules start it) or down ("64, 63, 62…": the moves left); plies shows plies only`)
+}

@@ -262,6 +262,19 @@ func TestCheck(t *testing.T) {
 	require.Contains(t, out, "White WINS within the count")
 	_, err = run(t, "check", "--rules", "chess", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
 	require.ErrorContains(t, err, "not a profile")
+
+	// The count as players call it aloud, in moves (issue 40, item 7).
+	out, err = run(t, "check", "--announce", "up", "--tables", dir, "8/8/8/3k4/8/8/2R5/K7 b - 32 10 1")
+	require.NoError(t, err)
+	require.Contains(t, out, "\nThe count called aloud, counting up: 5 of 16.\n")
+	out, err = run(t, "check", "--announce", "down", "--tables", dir, "8/8/8/3k4/8/8/2R5/K7 b - 32 10 1")
+	require.NoError(t, err)
+	require.Contains(t, out, "\nThe count called aloud, counting down: 11 left.\n")
+	out, err = run(t, "line", "--announce", "up", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+	require.NoError(t, err)
+	require.Contains(t, out, "count 7/32 (pieces, called 4 of 16)")
+	_, err = run(t, "check", "--announce", "aloud", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+	require.ErrorContains(t, err, `--announce "aloud": plies, up`)
 }
 
 // TestBoardHonour generates KRvKN with its DTB tables and follows them

@@ -82,6 +82,7 @@ func newLineCommand() *cobra.Command {
 	var dir, rulesName string
 	var ascii, asJSON bool
 	var every int
+	var announce string
 	cmd := &cobra.Command{
 		Use:   "line [--rules R] [--tables DIR] [--ascii] [--every N] [--json] FEN",
 		Short: "Print an optimal line to mate, with boards along the way",
@@ -99,6 +100,10 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 			if every < 1 {
 				return fmt.Errorf("--every %d: must be at least 1", every)
 			}
+			announcement, err := honour.ParseAnnouncement(announce)
+			if err != nil {
+				return fmt.Errorf("--%v", err)
+			}
 			pr, err := probePosition(dir, rulesName, args)
 			if err != nil {
 				return err
@@ -111,13 +116,14 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 				}
 				return api.WriteJSON(cmd.OutOrStdout(), doc)
 			}
-			return api.WriteLineText(cmd.OutOrStdout(), pr.tables, &pr.pos, &pr.rules, every, ascii)
+			return api.WriteLineText(cmd.OutOrStdout(), pr.tables, &pr.pos, &pr.rules, every, ascii, announcement)
 		},
 	}
 	addTablesFlag(cmd, &dir)
 	addRulesFlag(cmd, &rulesName)
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw boards with letters instead of Unicode pieces")
 	cmd.Flags().IntVar(&every, "every", 10, "draw the board every N plies")
+	addAnnounceFlag(cmd, &announce)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the line as JSON (the document of /api/v1/line)")
 	return cmd
 }

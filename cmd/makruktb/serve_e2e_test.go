@@ -121,6 +121,14 @@ func TestExplorerInBrowser(t *testing.T) {
 	click(ctx, t, "#load")
 	waitText(ctx, t, "#verdict", "White mates in 16 moves (31 plies)")
 	waitText(ctx, t, "#count", "count at ply 5 → 27 plies left (thai rules): CURSED-WIN")
+	// The count as players call it aloud (issue 40, item 7; issue 38).
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#announce"), "up")))
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("announce").dispatchEvent(new Event("change"))`))
+	require.NoError(t, err)
+	waitText(ctx, t, "#count", "called aloud: 3 of 16")
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#announce"), "plies")))
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("announce").dispatchEvent(new Event("change"))`))
+	require.NoError(t, err)
 
 	// The best move is marked; play it.
 	best, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS("button.move.best"), "data-uci"))
