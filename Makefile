@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 GENFLAGS    ?=
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress faults v2-test
+.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress faults v2-test study-test
 
 all: build
 
@@ -67,6 +67,11 @@ outofcore-test: build
 # (every value and category): the long comparison of the two formats.
 v2-test: build
 	bash .ci/v2-test
+
+# study's counts against a brute force over the full board, KRvKN included
+# (go test does the three-piece materials).
+study-test:
+	MAKRUKTB_STUDY=long $(GO) test -count=1 -timeout 60m ./retro -run TestStudyAgainstBruteForce -v
 
 # KSSvKR and KSNvKR generated 38 times each with 2, 8 and 4 workers, in
 # memory and out of core: every file must be its reference checksum

@@ -1,0 +1,115 @@
+package retro
+
+import (
+	"context"
+
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// Study counts, over the full board (every legal placement once, as
+// ComputeStats counts), the positions people study for technique:
+//
+//   - mutual zugzwangs: placements legal with both sides to move where the
+//     side to move would be better off if it were the other side's turn —
+//     whoever moves loses; White to move loses and Black to move draws;
+//     White to move draws and Black to move loses;
+//   - single winning moves: positions won for the side to move in which
+//     exactly one legal move (captures included) leaves the opponent lost.
+type Study struct {
+	Material          string            `json:"material"`
+	MutualZugzwangs   MutualZugzwangs   `json:"mutual_zugzwangs"`
+	SingleWinningMove map[string]uint64 `json:"single_winning_move"` // by side to move, "w" and "b"
+	Wins              map[string]uint64 `json:"wins"`                // won positions, by side to move
+}
+
+// MutualZugzwangs counts the mutual zugzwangs of a material by type.
+type MutualZugzwangs struct {
+	WhoeverMovesLoses                uint64 `json:"whoever_moves_loses"`
+	WhiteToMoveLosesBlackToMoveDraws uint64 `json:"white_to_move_loses_black_to_move_draws"`
+	WhiteToMoveDrawsBlackToMoveLoses uint64 `json:"white_to_move_draws_black_to_move_loses"`
+}
+
+// studyPart is one king pair and side's share of a Study.
+type studyPart struct {
+	zugzwangs    MutualZugzwangs
+	single, wins uint64
+}
+
+// ComputeStudy computes the Study of a table whose both sides are in
+// memory, its captures resolved through the sub-tables src gives.
+func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options) (*Study, error) {
+	_, resolvers, err := resolversOf([]Check{{Table: table, DTM: src}})
+	if err != nil {
+		return nil, err
+	}
+	space := table.Space
+	parts := make([][2]studyPart, space.KingPairs())
+	err = forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
+		part := &parts[k][side]
+		var moves tb.MoveList
+		space.Walk(k, side, func(i uint64, p *tb.Position) {
+			n := uint64(space.Multiplicity(p))
+			v := table.Values[side].At(i)
+			if side == tb.White && !p.InCheck(tb.White) {
+				// The placement is legal with Black to move too: once, here.
+				switch b := table.Values[tb.Black].At(i); {
+				case v.IsLoss() && b.IsLoss():
+					part.zugzwangs.WhoeverMovesLoses += n
+				case v.IsLoss() && b == value.Draw:
+					part.zugzwangs.WhiteToMoveLosesBlackToMoveDraws += n
+				case v == value.Draw && b.IsLoss():
+					part.zugzwangs.WhiteToMoveDrawsBlackToMoveLoses += n
+				}
+			}
+			if !v.IsWin() {
+				return
+			}
+			part.wins += n
+			moves.N = 0
+			p.LegalMoves(&moves)
+			if winningMoves(table, resolvers[0], p, i, k, moves.Slice(), 2) == 1 {
+				part.single += n
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	st := &Study{Material: space.Material().String(), SingleWinningMove: map[string]uint64{}, Wins: map[string]uint64{}}
+	for k := range parts {
+		for side := tb.White; side <= tb.Black; side++ {
+			part := parts[k][side]
+			z := &st.MutualZugzwangs
+			z.WhoeverMovesLoses += part.zugzwangs.WhoeverMovesLoses
+			z.WhiteToMoveLosesBlackToMoveDraws += part.zugzwangs.WhiteToMoveLosesBlackToMoveDraws
+			z.WhiteToMoveDrawsBlackToMoveLoses += part.zugzwangs.WhiteToMoveDrawsBlackToMoveLoses
+			st.SingleWinningMove[side.String()] += part.single
+			st.Wins[side.String()] += part.wins
+		}
+	}
+	return st, nil
+}
+
+// winningMoves counts the moves of p (index i, king pair k) that leave the
+// opponent lost, up to enough (it stops there).
+func winningMoves(table *Table, resolver captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, enough int) int {
+	space := table.Space
+	other := p.Side.Other()
+	n := 0
+	for _, m := range moves {
+		var v value.Value
+		if c, t := p.PieceAt(m.To()); t != tb.NoPiece {
+			v = captureValue(resolver, p, m, c, t)
+		} else {
+			j, _ := space.MovedIndex(i, k, p, m.From(), m.To())
+			v = table.Values[other].At(j)
+		}
+		if v.IsLoss() {
+			if n++; n == enough {
+				break
+			}
+		}
+	}
+	return n
+}

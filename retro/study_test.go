@@ -1,0 +1,140 @@
+package retro
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/value"
+)
+
+// valueOf is the DTM value of a legal pawnless position, read from the
+// solved tables (colours swapped for a material named weaker side first).
+func valueOf(t *testing.T, p tb.Position) value.Value {
+	m := tb.MaterialOf(&p)
+	if m.Pieces() == 2 {
+		return value.Draw
+	}
+	if !m.IsCanonical() {
+		p, m = p.ColorFlipped(), m.Flipped()
+	}
+	table := solve(t, m.String())
+	i, ok := table.Space.Index(&p)
+	require.True(t, ok, p.FEN())
+	return table.Values[p.Side].At(i)
+}
+
+// bruteStudy counts what ComputeStudy counts by brute force: every
+// placement of the pieces on the full board (like pieces unordered), each
+// position looked up on its own and each move played.
+func bruteStudy(t *testing.T, m tb.Material) *Study {
+	type piece struct {
+		c tb.Color
+		t tb.PieceType
+	}
+	var pieces []piece
+	for c := tb.White; c <= tb.Black; c++ {
+		pieces = append(pieces, piece{c, tb.King})
+		for ty := tb.Rook; ty <= tb.Met; ty++ {
+			for range m.Count(c, ty) {
+				pieces = append(pieces, piece{c, ty})
+			}
+		}
+	}
+	st := &Study{Material: m.String(), SingleWinningMove: map[string]uint64{"w": 0, "b": 0}, Wins: map[string]uint64{"w": 0, "b": 0}}
+	var place func(n int, p tb.Position, used tb.Bitboard, after tb.Square)
+	place = func(n int, p tb.Position, used tb.Bitboard, after tb.Square) {
+		if n == len(pieces) {
+			var v [2]value.Value
+			var legal [2]bool
+			for side := tb.White; side <= tb.Black; side++ {
+				q := p
+				q.Side, q.CountLimit, q.Fullmove = side, tb.NoCount, 1
+				if q.Validate() != nil {
+					continue
+				}
+				legal[side], v[side] = true, valueOf(t, q)
+				if !v[side].IsWin() {
+					continue
+				}
+				st.Wins[side.String()]++
+				winning := 0
+				var moves tb.MoveList
+				q.LegalMoves(&moves)
+				for _, mv := range moves.Slice() {
+					if valueOf(t, q.Play(mv)).IsLoss() {
+						winning++
+					}
+				}
+				if winning == 1 {
+					st.SingleWinningMove[side.String()]++
+				}
+			}
+			if legal[tb.White] && legal[tb.Black] {
+				z := &st.MutualZugzwangs
+				switch w, b := v[tb.White], v[tb.Black]; {
+				case w.IsLoss() && b.IsLoss():
+					z.WhoeverMovesLoses++
+				case w.IsLoss() && b == value.Draw:
+					z.WhiteToMoveLosesBlackToMoveDraws++
+				case w == value.Draw && b.IsLoss():
+					z.WhiteToMoveDrawsBlackToMoveLoses++
+				}
+			}
+			return
+		}
+		pc := pieces[n]
+		first := tb.Square(0)
+		if n > 0 && pieces[n-1] == pc {
+			first = after + 1 // like pieces in increasing squares: each set once
+		}
+		for s := first; s < 64; s++ {
+			if used.Has(s) {
+				continue
+			}
+			q := p
+			q.Put(pc.c, pc.t, s)
+			place(n+1, q, used|s.Bitboard(), s)
+		}
+	}
+	place(0, tb.Position{}, 0, 0)
+	return st
+}
+
+// ComputeStudy counts what a brute force over the full board counts: the
+// three-piece materials in go test, and KRvKN (16.7 M placements, minutes)
+// with MAKRUKTB_STUDY=long (make study-test).
+func TestStudyAgainstBruteForce(t *testing.T) {
+	materials := []string{"KRvK", "KSvK", "KNvK", "KMvK"}
+	if os.Getenv("MAKRUKTB_STUDY") == "long" {
+		materials = append(materials, "KRvKN")
+	}
+	for _, name := range materials {
+		t.Run(name, func(t *testing.T) {
+			m := tb.MustParseMaterial(name)
+			got, err := ComputeStudy(context.Background(), solve(t, name), shared.get, Options{Threads: 2})
+			require.NoError(t, err)
+			want := bruteStudy(t, m)
+			require.Equal(t, want, got)
+		})
+	}
+}
+
+// A rook keeps a won KRvK in more than one way from every won position,
+// and Black never wins it; a Khon's win often hangs on one move, and it
+// has mutual zugzwangs where White would rather Black moved.
+func TestStudyFigures(t *testing.T) {
+	krvk, err := ComputeStudy(context.Background(), solve(t, "KRvK"), shared.get, Options{})
+	require.NoError(t, err)
+	require.Equal(t, MutualZugzwangs{}, krvk.MutualZugzwangs)
+	require.Equal(t, map[string]uint64{"w": 0, "b": 0}, krvk.SingleWinningMove)
+	require.Equal(t, map[string]uint64{"w": 175168, "b": 0}, krvk.Wins)
+	ksvk, err := ComputeStudy(context.Background(), solve(t, "KSvK"), shared.get, Options{})
+	require.NoError(t, err)
+	require.Equal(t, MutualZugzwangs{WhiteToMoveDrawsBlackToMoveLoses: 12}, ksvk.MutualZugzwangs)
+	require.Equal(t, map[string]uint64{"w": 124, "b": 0}, ksvk.SingleWinningMove)
+	require.Equal(t, map[string]uint64{"w": 162, "b": 0}, ksvk.Wins)
+}
