@@ -80,6 +80,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/probe", s.api(s.probe))
 	mux.HandleFunc("GET /api/v1/line", s.api(s.line))
 	mux.HandleFunc("GET /api/v1/random", s.api(s.random))
+	mux.HandleFunc("GET /api/v1/study/{material}", s.api(s.study))
 	mux.HandleFunc("GET /api/v1/stats/{material}", s.api(s.stats))
 	mux.HandleFunc("GET /api/v1/stats/{material}/plot.svg", s.api(s.plot))
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
@@ -286,24 +287,49 @@ func (s *Server) line(r *http.Request) (response, error) {
 // tableStats computes the statistics of the material in the request, one
 // computation at a time.
 func (s *Server) tableStats(r *http.Request) (*retro.Stats, error) {
+	m, err := s.wholeTable(r)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { <-s.statsSlot }()
+	return Stats(r.Context(), s.tables.Dir(), m)
+}
+
+// wholeTable checks the material in the request for a computation that
+// reads its table whole, and waits for the one slot such computations
+// share (the caller frees it).
+func (s *Server) wholeTable(r *http.Request) (tb.Material, error) {
 	name := r.PathValue("material")
 	if len(name) > 2*index.MaxPieces {
-		return nil, badRequest("material %q: more pieces than any table holds", clip(name))
+		return tb.Material{}, badRequest("material %q: more pieces than any table holds", clip(name))
 	}
 	m, err := ParseMaterial(name)
 	if err != nil {
-		return nil, badRequest("%v", err)
+		return m, badRequest("%v", err)
 	}
 	if _, err := os.Stat(probe.DTMID(m).Path(s.tables.Dir())); err != nil {
-		return nil, &probe.MissingError{Material: m.String(), Dir: s.tables.Dir()}
+		return m, &probe.MissingError{Material: m.String(), Dir: s.tables.Dir()}
 	}
 	select {
 	case s.statsSlot <- struct{}{}:
-		defer func() { <-s.statsSlot }()
+		return m, nil
 	case <-r.Context().Done():
-		return nil, r.Context().Err()
+		return m, r.Context().Err()
 	}
-	return Stats(r.Context(), s.tables.Dir(), m)
+}
+
+// study answers /api/v1/study/MATERIAL with study --json's document.
+func (s *Server) study(r *http.Request) (response, error) {
+	m, err := s.wholeTable(r)
+	if err != nil {
+		return response{}, err
+	}
+	defer func() { <-s.statsSlot }()
+	st, err := Study(r.Context(), s.tables.Dir(), m)
+	if err != nil {
+		return response{}, err
+	}
+	return jsonResponse(st)
 }
 
 func (s *Server) stats(r *http.Request) (response, error) {

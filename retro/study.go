@@ -17,7 +17,10 @@ import (
 //   - single winning moves: positions won for the side to move in which
 //     exactly one legal move (captures included) leaves the opponent lost.
 type Study struct {
-	Material          string            `json:"material"`
+	Material string `json:"material"`
+	// Rules names the count the study was made under ("none": plain mate
+	// results; the counts under a count are not made yet).
+	Rules             string            `json:"rules"`
 	MutualZugzwangs   MutualZugzwangs   `json:"mutual_zugzwangs"`
 	SingleWinningMove map[string]uint64 `json:"single_winning_move"` // by side to move, "w" and "b"
 	Wins              map[string]uint64 `json:"wins"`                // won positions, by side to move
@@ -76,7 +79,7 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options) (
 	if err != nil {
 		return nil, err
 	}
-	st := &Study{Material: space.Material().String(), SingleWinningMove: map[string]uint64{}, Wins: map[string]uint64{}}
+	st := &Study{Material: space.Material().String(), Rules: "none", SingleWinningMove: map[string]uint64{}, Wins: map[string]uint64{}}
 	for k := range parts {
 		for side := tb.White; side <= tb.Black; side++ {
 			part := parts[k][side]

@@ -44,7 +44,7 @@ func bruteStudy(t *testing.T, m tb.Material) *Study {
 			}
 		}
 	}
-	st := &Study{Material: m.String(), SingleWinningMove: map[string]uint64{"w": 0, "b": 0}, Wins: map[string]uint64{"w": 0, "b": 0}}
+	st := &Study{Material: m.String(), Rules: "none", SingleWinningMove: map[string]uint64{"w": 0, "b": 0}, Wins: map[string]uint64{"w": 0, "b": 0}}
 	var place func(n int, p tb.Position, used tb.Bitboard, after tb.Square)
 	place = func(n int, p tb.Position, used tb.Bitboard, after tb.Square) {
 		if n == len(pieces) {

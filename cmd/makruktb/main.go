@@ -157,6 +157,6 @@ func newRootCommand() (*cobra.Command, func()) {
 		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
 		return nil
 	}
-	root.AddCommand(newGenCommand(), newPlanCommand(), newStatsCommand(), newVerifyCommand(), newProbeCommand(), newCheckCommand(), newLineCommand(), newIndexCommand(), newPerftCommand(), newServeCommand(), newUCICommand(), newMatchCommand(), newClusterCommand(), newConvertCommand())
+	root.AddCommand(newGenCommand(), newPlanCommand(), newStatsCommand(), newStudyCommand(), newVerifyCommand(), newProbeCommand(), newCheckCommand(), newLineCommand(), newIndexCommand(), newPerftCommand(), newServeCommand(), newUCICommand(), newMatchCommand(), newClusterCommand(), newConvertCommand())
 	return root, func() { stopProfile() }
 }

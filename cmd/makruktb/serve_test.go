@@ -238,3 +238,19 @@ func TestServeRandom(t *testing.T) {
 		})
 	}
 }
+
+// /api/v1/study/MATERIAL gives study --json's document (issue 39).
+func TestServeStudy(t *testing.T) {
+	ts, _ := newTestServer(t)
+	status, _, body := get(t, ts, "/api/v1/study/KvKR")
+	require.Equal(t, http.StatusOK, status, string(body))
+	var st struct {
+		Material string            `json:"material"`
+		Wins     map[string]uint64 `json:"wins"`
+	}
+	require.NoError(t, json.Unmarshal(body, &st))
+	require.Equal(t, "KRvK", st.Material)
+	require.Equal(t, uint64(175168), st.Wins["w"])
+	status, _, body = get(t, ts, "/api/v1/study/KRvKN")
+	require.Equal(t, http.StatusNotFound, status, string(body))
+}

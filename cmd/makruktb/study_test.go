@@ -1,0 +1,41 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// study prints the counts, and its JSON has exactly the fields the issue
+// names (issue 39); it refuses what it cannot count.
+func TestStudy(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "--dtb", "none", "--no-wdl", "KSvK")
+	require.NoError(t, err)
+	out, err := run(t, "study", "--tables", dir, "KSvK")
+	require.NoError(t, err)
+	require.Contains(t, out, "White to move draws, Black to move loses             12\n")
+	require.Contains(t, out, "wins with a single winning move                          124               0\n")
+	out, err = run(t, "study", "--tables", dir, "--json", "KvKS")
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Equal(t, map[string]any{
+		"material": "KSvK",
+		"rules":    "none",
+		"mutual_zugzwangs": map[string]any{
+			"whoever_moves_loses":                     0.0,
+			"white_to_move_loses_black_to_move_draws": 0.0,
+			"white_to_move_draws_black_to_move_loses": 12.0,
+		},
+		"single_winning_move": map[string]any{"w": 124.0, "b": 0.0},
+		"wins":                map[string]any{"w": 162.0, "b": 0.0},
+	}, doc)
+	_, err = run(t, "study", "--tables", dir, "--rules", "thai", "KSvK")
+	require.ErrorContains(t, err, "plain mate results only so far")
+	_, err = run(t, "study", "--tables", dir, "KRvK")
+	require.ErrorContains(t, err, "table KRvK not found")
+	_, err = run(t, "study", "--tables", dir)
+	require.ErrorContains(t, err, "give one material")
+}
