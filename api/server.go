@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -318,14 +319,23 @@ func (s *Server) wholeTable(r *http.Request) (tb.Material, error) {
 	}
 }
 
-// study answers /api/v1/study/MATERIAL with study --json's document.
+// study answers /api/v1/study/MATERIAL?examples=N with study --json's
+// document (up to 100 examples of each kind).
 func (s *Server) study(r *http.Request) (response, error) {
+	examples := 0
+	if q := r.URL.Query().Get("examples"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 0 || n > 100 {
+			return response{}, badRequest("examples %q: give 0 to 100", clip(q))
+		}
+		examples = n
+	}
 	m, err := s.wholeTable(r)
 	if err != nil {
 		return response{}, err
 	}
 	defer func() { <-s.statsSlot }()
-	st, err := Study(r.Context(), s.tables.Dir(), m)
+	st, err := Study(r.Context(), s.tables.Dir(), m, examples)
 	if err != nil {
 		return response{}, err
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
@@ -13,14 +15,14 @@ import (
 
 // Study reads the DTM table of m in dir whole (and the sub-tables its
 // captures lead to) and counts its mutual zugzwangs and single winning
-// moves (retro.ComputeStudy).
-func Study(ctx context.Context, dir string, m tb.Material) (*retro.Study, error) {
+// moves, with up to examples positions of each kind (retro.ComputeStudy).
+func Study(ctx context.Context, dir string, m tb.Material, examples int) (*retro.Study, error) {
 	cache := store.NewCache(dir, 5)
 	table, err := cache.Load(probe.DTMID(m))
 	if err != nil {
 		return nil, err
 	}
-	return retro.ComputeStudy(ctx, table, cache.DTM, retro.Options{})
+	return retro.ComputeStudy(ctx, table, cache.DTM, retro.Options{}, examples)
 }
 
 // WriteStudyText writes what the study command prints.
@@ -34,6 +36,52 @@ func WriteStudyText(w io.Writer, st *retro.Study) {
 	fmt.Fprintf(w, "\n%-44s %15s %15s\n", "", "white to move", "black to move")
 	fmt.Fprintf(w, "%-44s %15s %15s\n", "wins", num(st.Wins["w"]), num(st.Wins["b"]))
 	fmt.Fprintf(w, "%-44s %15s %15s\n", "wins with a single winning move", num(st.SingleWinningMove["w"]), num(st.SingleWinningMove["b"]))
+	kind := ""
+	for _, e := range st.Examples {
+		if e.Kind != kind {
+			kind = e.Kind
+			fmt.Fprintf(w, "\n%s:\n", exampleTitles[kind])
+		}
+		fmt.Fprintf(w, "  %-40s %s\n", e.FEN, exampleAnswer(e))
+	}
+}
+
+var exampleTitles = map[string]string{
+	retro.KindWhoeverMovesLoses:   "mutual zugzwangs, whoever moves loses (White to move)",
+	retro.KindWhiteLosesBlackDraw: "mutual zugzwangs, White to move loses, Black to move draws",
+	retro.KindWhiteDrawsBlackLoss: "mutual zugzwangs, White to move draws, Black to move loses (Black to move)",
+	retro.KindSingleWhite:         "White to move wins with a single winning move",
+	retro.KindSingleBlack:         "Black to move wins with a single winning move",
+}
+
+// exampleAnswer says what an example's side to move faces.
+func exampleAnswer(e retro.StudyExample) string {
+	moves := (e.DTM + 1) / 2
+	if e.Move != "" {
+		return fmt.Sprintf("%s, mate in %d (%s)", e.Move, moves, units.Plural(e.DTM, "ply", "plies"))
+	}
+	return fmt.Sprintf("mated in %d (%s)", e.DTM/2, units.Plural(e.DTM, "ply", "plies"))
+}
+
+// WriteStudyEPD writes the examples as EPD records for training sets:
+// the single winning moves with dm (mate in moves) and bm (the move);
+// every record names its kind in c0.
+func WriteStudyEPD(w io.Writer, st *retro.Study) error {
+	for _, e := range st.Examples {
+		p, err := tb.ParseFEN(e.FEN)
+		if err != nil {
+			return err
+		}
+		fields := strings.Fields(p.FEN())
+		ops := ""
+		if e.Move != "" {
+			ops = fmt.Sprintf(" dm %d; bm %s;", (e.DTM+1)/2, e.Move)
+		}
+		if _, err := fmt.Fprintf(w, "%s%s c0 \"%s %s\";\n", strings.Join(fields[:4], " "), ops, st.Material, e.Kind); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // num writes n with thousands separators: 10,780,728.

@@ -24,6 +24,8 @@ type Study struct {
 	MutualZugzwangs   MutualZugzwangs   `json:"mutual_zugzwangs"`
 	SingleWinningMove map[string]uint64 `json:"single_winning_move"` // by side to move, "w" and "b"
 	Wins              map[string]uint64 `json:"wins"`                // won positions, by side to move
+	// Examples lists up to the number asked of each kind, hardest first.
+	Examples []StudyExample `json:"examples,omitempty"`
 }
 
 // MutualZugzwangs counts the mutual zugzwangs of a material by type.
@@ -37,11 +39,60 @@ type MutualZugzwangs struct {
 type studyPart struct {
 	zugzwangs    MutualZugzwangs
 	single, wins uint64
+	examples     map[string][]example
+}
+
+// Example kinds, as Study.Examples names them.
+const (
+	KindWhoeverMovesLoses   = "whoever_moves_loses"
+	KindWhiteLosesBlackDraw = "white_to_move_loses_black_to_move_draws"
+	KindWhiteDrawsBlackLoss = "white_to_move_draws_black_to_move_loses"
+	KindSingleWhite         = "single_winning_move_w"
+	KindSingleBlack         = "single_winning_move_b"
+)
+
+// StudyExample is a position of one kind: a mutual zugzwang with the side
+// to move that loses to move (Black to move for the third kind), or a win
+// with its single winning move.
+type StudyExample struct {
+	FEN  string `json:"fen"`
+	Kind string `json:"kind"`
+	// DTM is the mate distance in plies of the position (from its side to
+	// move's point of view: a loss for a zugzwang's side to move).
+	DTM  int    `json:"dtm"`
+	Move string `json:"move,omitempty"` // the single winning move (SAN)
+}
+
+// example is a candidate example: its index and side to move.
+type example struct {
+	index uint64
+	side  tb.Color
+	plies int
+	kind  string
+}
+
+// keepLongest adds e to list (at most n, longest first).
+func keepLongest(list []example, e example, n int) []example {
+	if n <= 0 || len(list) == n && list[n-1].plies >= e.plies {
+		return list
+	}
+	at := len(list)
+	for at > 0 && list[at-1].plies < e.plies {
+		at--
+	}
+	list = append(list, example{})
+	copy(list[at+1:], list[at:])
+	list[at] = e
+	if len(list) > n {
+		list = list[:n]
+	}
+	return list
 }
 
 // ComputeStudy computes the Study of a table whose both sides are in
-// memory, its captures resolved through the sub-tables src gives.
-func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options) (*Study, error) {
+// memory, its captures resolved through the sub-tables src gives, with up
+// to examples positions of each kind, hardest (longest mate) first.
+func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, examples int) (*Study, error) {
 	_, resolvers, err := resolversOf([]Check{{Table: table, DTM: src}})
 	if err != nil {
 		return nil, err
@@ -50,6 +101,10 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options) (
 	parts := make([][2]studyPart, space.KingPairs())
 	err = forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
 		part := &parts[k][side]
+		part.examples = map[string][]example{}
+		keep := func(kind string, i uint64, side tb.Color, plies int) {
+			part.examples[kind] = keepLongest(part.examples[kind], example{i, side, plies, kind}, examples)
+		}
 		var moves tb.MoveList
 		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			n := uint64(space.Multiplicity(p))
@@ -59,10 +114,13 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options) (
 				switch b := table.Values[tb.Black].At(i); {
 				case v.IsLoss() && b.IsLoss():
 					part.zugzwangs.WhoeverMovesLoses += n
+					keep(KindWhoeverMovesLoses, i, tb.White, v.Plies())
 				case v.IsLoss() && b == value.Draw:
 					part.zugzwangs.WhiteToMoveLosesBlackToMoveDraws += n
+					keep(KindWhiteLosesBlackDraw, i, tb.White, v.Plies())
 				case v == value.Draw && b.IsLoss():
 					part.zugzwangs.WhiteToMoveDrawsBlackToMoveLoses += n
+					keep(KindWhiteDrawsBlackLoss, i, tb.Black, b.Plies())
 				}
 			}
 			if !v.IsWin() {
@@ -73,6 +131,11 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options) (
 			p.LegalMoves(&moves)
 			if winningMoves(table, resolvers[0], p, i, k, moves.Slice(), 2) == 1 {
 				part.single += n
+				kind := KindSingleWhite
+				if side == tb.Black {
+					kind = KindSingleBlack
+				}
+				keep(kind, i, side, v.Plies())
 			}
 		})
 	})
@@ -80,6 +143,7 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options) (
 		return nil, err
 	}
 	st := &Study{Material: space.Material().String(), Rules: "none", SingleWinningMove: map[string]uint64{}, Wins: map[string]uint64{}}
+	all := map[string][]example{}
 	for k := range parts {
 		for side := tb.White; side <= tb.Black; side++ {
 			part := parts[k][side]
@@ -89,9 +153,38 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options) (
 			z.WhiteToMoveDrawsBlackToMoveLoses += part.zugzwangs.WhiteToMoveDrawsBlackToMoveLoses
 			st.SingleWinningMove[side.String()] += part.single
 			st.Wins[side.String()] += part.wins
+			for kind, list := range part.examples {
+				for _, e := range list {
+					all[kind] = keepLongest(all[kind], e, examples)
+				}
+			}
+		}
+	}
+	for _, kind := range []string{KindWhoeverMovesLoses, KindWhiteLosesBlackDraw, KindWhiteDrawsBlackLoss, KindSingleWhite, KindSingleBlack} {
+		for _, e := range all[kind] {
+			p, _ := space.Position(e.index, e.side)
+			ex := StudyExample{FEN: p.FEN(), Kind: kind, DTM: e.plies}
+			if kind == KindSingleWhite || kind == KindSingleBlack {
+				ex.Move = p.SAN(singleWinningMove(table, resolvers[0], &p, e.index))
+			}
+			st.Examples = append(st.Examples, ex)
 		}
 	}
 	return st, nil
+}
+
+// singleWinningMove returns the move of p (index i) that leaves the
+// opponent lost, the only one.
+func singleWinningMove(table *Table, resolver captureValues, p *tb.Position, i uint64) tb.Move {
+	var moves tb.MoveList
+	p.LegalMoves(&moves)
+	k := table.Space.KingPairOf(i)
+	for _, m := range moves.Slice() {
+		if winningMoves(table, resolver, p, i, k, []tb.Move{m}, 1) == 1 {
+			return m
+		}
+	}
+	return 0
 }
 
 // winningMoves counts the moves of p (index i, king pair k) that leave the

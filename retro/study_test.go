@@ -115,7 +115,7 @@ func TestStudyAgainstBruteForce(t *testing.T) {
 	for _, name := range materials {
 		t.Run(name, func(t *testing.T) {
 			m := tb.MustParseMaterial(name)
-			got, err := ComputeStudy(context.Background(), solve(t, name), shared.get, Options{Threads: 2})
+			got, err := ComputeStudy(context.Background(), solve(t, name), shared.get, Options{Threads: 2}, 0)
 			require.NoError(t, err)
 			want := bruteStudy(t, m)
 			require.Equal(t, want, got)
@@ -127,14 +127,57 @@ func TestStudyAgainstBruteForce(t *testing.T) {
 // and Black never wins it; a Khon's win often hangs on one move, and it
 // has mutual zugzwangs where White would rather Black moved.
 func TestStudyFigures(t *testing.T) {
-	krvk, err := ComputeStudy(context.Background(), solve(t, "KRvK"), shared.get, Options{})
+	krvk, err := ComputeStudy(context.Background(), solve(t, "KRvK"), shared.get, Options{}, 0)
 	require.NoError(t, err)
 	require.Equal(t, MutualZugzwangs{}, krvk.MutualZugzwangs)
 	require.Equal(t, map[string]uint64{"w": 0, "b": 0}, krvk.SingleWinningMove)
 	require.Equal(t, map[string]uint64{"w": 175168, "b": 0}, krvk.Wins)
-	ksvk, err := ComputeStudy(context.Background(), solve(t, "KSvK"), shared.get, Options{})
+	ksvk, err := ComputeStudy(context.Background(), solve(t, "KSvK"), shared.get, Options{}, 0)
 	require.NoError(t, err)
 	require.Equal(t, MutualZugzwangs{WhiteToMoveDrawsBlackToMoveLoses: 12}, ksvk.MutualZugzwangs)
 	require.Equal(t, map[string]uint64{"w": 124, "b": 0}, ksvk.SingleWinningMove)
 	require.Equal(t, map[string]uint64{"w": 162, "b": 0}, ksvk.Wins)
+}
+
+// The examples are of their kind, longest mate first, at most as many as
+// asked: checked position by position from the tables.
+func TestStudyExamples(t *testing.T) {
+	st, err := ComputeStudy(context.Background(), solve(t, "KSvKN"), shared.get, Options{Threads: 2}, 3)
+	require.NoError(t, err)
+	byKind := map[string][]StudyExample{}
+	for _, e := range st.Examples {
+		byKind[e.Kind] = append(byKind[e.Kind], e)
+	}
+	require.Len(t, byKind[KindSingleWhite], 3)
+	require.Len(t, byKind[KindSingleBlack], 3)
+	require.Len(t, byKind[KindWhiteDrawsBlackLoss], 1, "KSvKN has two, one the mirror image of the other")
+	for kind, list := range byKind {
+		for n, e := range list {
+			if n > 0 {
+				require.LessOrEqual(t, e.DTM, list[n-1].DTM, "longest first")
+			}
+			p, err := tb.ParseFEN(e.FEN)
+			require.NoError(t, err)
+			v := valueOf(t, p)
+			require.Equal(t, e.DTM, v.Plies(), e.FEN)
+			switch kind {
+			case KindSingleWhite, KindSingleBlack:
+				require.True(t, v.IsWin(), e.FEN)
+				var moves tb.MoveList
+				p.LegalMoves(&moves)
+				var winning []string
+				for _, m := range moves.Slice() {
+					if valueOf(t, p.Play(m)).IsLoss() {
+						winning = append(winning, p.SAN(m))
+					}
+				}
+				require.Equal(t, []string{e.Move}, winning, e.FEN)
+			case KindWhiteDrawsBlackLoss:
+				require.Equal(t, tb.Black, p.Side)
+				require.True(t, v.IsLoss(), e.FEN)
+				p.Side = tb.White
+				require.Equal(t, value.Draw, valueOf(t, p), e.FEN)
+			}
+		}
+	}
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,6 +35,17 @@ func TestStudy(t *testing.T) {
 		"single_winning_move": map[string]any{"w": 124.0, "b": 0.0},
 		"wins":                map[string]any{"w": 162.0, "b": 0.0},
 	}, doc)
+	epd := filepath.Join(t.TempDir(), "ksvk.epd")
+	out, err = run(t, "study", "--tables", dir, "--list", "2", "--epd", epd, "KSvK")
+	require.NoError(t, err)
+	require.Contains(t, out, "\nWhite to move wins with a single winning move:\n")
+	records, err := os.ReadFile(epd)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(records)), "\n")
+	require.Len(t, lines, 4, "two single winning moves and two zugzwangs")
+	require.Regexp(t, `^\S+ w - - dm \d+; bm [KS]\S+; c0 "KSvK single_winning_move_w";$`, lines[len(lines)-1])
+	_, err = run(t, "study", "--tables", dir, "--epd", epd, "KSvK")
+	require.ErrorContains(t, err, "give --list N")
 	_, err = run(t, "study", "--tables", dir, "--rules", "thai", "KSvK")
 	require.ErrorContains(t, err, "plain mate results only so far")
 	_, err = run(t, "study", "--tables", dir, "KRvK")
