@@ -82,6 +82,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/line", s.api(s.line))
 	mux.HandleFunc("GET /api/v1/random", s.api(s.random))
 	mux.HandleFunc("GET /api/v1/study/{material}", s.api(s.study))
+	mux.HandleFunc("GET /api/v1/heatmap/{material}", s.api(s.heatmap))
+	mux.HandleFunc("GET /api/v1/heatmap/{material}/board.svg", s.api(s.heatmapSVG))
 	mux.HandleFunc("GET /api/v1/stats/{material}", s.api(s.stats))
 	mux.HandleFunc("GET /api/v1/stats/{material}/plot.svg", s.api(s.plot))
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
@@ -317,6 +319,46 @@ func (s *Server) wholeTable(r *http.Request) (tb.Material, error) {
 	case <-r.Context().Done():
 		return m, r.Context().Err()
 	}
+}
+
+// heatmapOf computes the heat map the request asks for (?piece=k by
+// default: the defending king).
+func (s *Server) heatmapOf(r *http.Request) (*retro.Heatmap, error) {
+	piece := r.URL.Query().Get("piece")
+	if piece == "" {
+		piece = "k"
+	}
+	m, err := s.wholeTable(r)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { <-s.statsSlot }()
+	if _, _, err := ParsePiece(piece, m); err != nil {
+		return nil, badRequest("%v", err)
+	}
+	return Heatmap(r.Context(), s.tables.Dir(), m, piece)
+}
+
+// heatmap answers /api/v1/heatmap/MATERIAL?piece=P with stats --heatmap
+// --json's document.
+func (s *Server) heatmap(r *http.Request) (response, error) {
+	h, err := s.heatmapOf(r)
+	if err != nil {
+		return response{}, err
+	}
+	return jsonResponse(h)
+}
+
+// heatmapSVG answers /api/v1/heatmap/MATERIAL/board.svg?piece=P with the
+// board stats --heatmap --svg draws.
+func (s *Server) heatmapSVG(r *http.Request) (response, error) {
+	h, err := s.heatmapOf(r)
+	if err != nil {
+		return response{}, err
+	}
+	var b bytes.Buffer
+	WriteHeatmapSVG(&b, h)
+	return response{"image/svg+xml", b.Bytes()}, nil
 }
 
 // study answers /api/v1/study/MATERIAL?examples=N with study --json's

@@ -540,3 +540,26 @@ func (s *Space) FlippedIndex(p *tb.Position) uint64 {
 	j, _ := s.indexWith(p, flipDiagonal)
 	return j
 }
+
+// Images calls fn with each distinct full-board position that p, a
+// position of the space's canonical form, stands for: Multiplicity(p) of
+// them, p itself among them.
+func (s *Space) Images(p *tb.Position, fn func(q *tb.Position)) {
+	var seen [8]tb.Position
+	n := 0
+	for _, t := range s.kings.group {
+		q := t.position(p)
+		dup := false
+		for i := range n {
+			if seen[i].SamePlacement(&q) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			seen[n] = q
+			n++
+			fn(&q)
+		}
+	}
+}

@@ -369,3 +369,24 @@ func TestKingStepPairs(t *testing.T) {
 		}
 	}
 }
+
+// A position's images are Multiplicity of them, distinct, and each
+// indexes back to the position.
+func TestImages(t *testing.T) {
+	for _, name := range []string{"KRvK", "KSvK", "KRRvK"} {
+		s, err := New(tb.MustParseMaterial(name))
+		require.NoError(t, err)
+		for k := 0; k < s.KingPairs(); k += 7 { // a sample of king pairs, tied ones among them
+			s.Walk(k, tb.White, func(i uint64, p *tb.Position) {
+				n := 0
+				s.Images(p, func(q *tb.Position) {
+					n++
+					j, ok := s.Index(q)
+					require.True(t, ok)
+					require.Equal(t, i, j, "%s is an image of %s", q.FEN(), p.FEN())
+				})
+				require.Equal(t, s.Multiplicity(p), n, p.FEN())
+			})
+		}
+	}
+}

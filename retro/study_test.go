@@ -27,10 +27,9 @@ func valueOf(t *testing.T, p tb.Position) value.Value {
 	return table.Values[p.Side].At(i)
 }
 
-// bruteStudy counts what ComputeStudy counts by brute force: every
-// placement of the pieces on the full board (like pieces unordered), each
-// position looked up on its own and each move played.
-func bruteStudy(t *testing.T, m tb.Material) *Study {
+// eachPlacement calls fn with every placement of m's pieces on the full
+// board, like pieces unordered (each set of squares once).
+func eachPlacement(m tb.Material, fn func(p tb.Position)) {
 	type piece struct {
 		c tb.Color
 		t tb.PieceType
@@ -44,46 +43,10 @@ func bruteStudy(t *testing.T, m tb.Material) *Study {
 			}
 		}
 	}
-	st := &Study{Material: m.String(), Rules: "none", SingleWinningMove: map[string]uint64{"w": 0, "b": 0}, Wins: map[string]uint64{"w": 0, "b": 0}}
 	var place func(n int, p tb.Position, used tb.Bitboard, after tb.Square)
 	place = func(n int, p tb.Position, used tb.Bitboard, after tb.Square) {
 		if n == len(pieces) {
-			var v [2]value.Value
-			var legal [2]bool
-			for side := tb.White; side <= tb.Black; side++ {
-				q := p
-				q.Side, q.CountLimit, q.Fullmove = side, tb.NoCount, 1
-				if q.Validate() != nil {
-					continue
-				}
-				legal[side], v[side] = true, valueOf(t, q)
-				if !v[side].IsWin() {
-					continue
-				}
-				st.Wins[side.String()]++
-				winning := 0
-				var moves tb.MoveList
-				q.LegalMoves(&moves)
-				for _, mv := range moves.Slice() {
-					if valueOf(t, q.Play(mv)).IsLoss() {
-						winning++
-					}
-				}
-				if winning == 1 {
-					st.SingleWinningMove[side.String()]++
-				}
-			}
-			if legal[tb.White] && legal[tb.Black] {
-				z := &st.MutualZugzwangs
-				switch w, b := v[tb.White], v[tb.Black]; {
-				case w.IsLoss() && b.IsLoss():
-					z.WhoeverMovesLoses++
-				case w.IsLoss() && b == value.Draw:
-					z.WhiteToMoveLosesBlackToMoveDraws++
-				case w == value.Draw && b.IsLoss():
-					z.WhiteToMoveDrawsBlackToMoveLoses++
-				}
-			}
+			fn(p)
 			return
 		}
 		pc := pieces[n]
@@ -101,6 +64,51 @@ func bruteStudy(t *testing.T, m tb.Material) *Study {
 		}
 	}
 	place(0, tb.Position{}, 0, 0)
+}
+
+// bruteStudy counts what ComputeStudy counts by brute force: every
+// placement of the pieces on the full board, each position looked up on
+// its own and each move played.
+func bruteStudy(t *testing.T, m tb.Material) *Study {
+	st := &Study{Material: m.String(), Rules: "none", SingleWinningMove: map[string]uint64{"w": 0, "b": 0}, Wins: map[string]uint64{"w": 0, "b": 0}}
+	eachPlacement(m, func(p tb.Position) {
+		var v [2]value.Value
+		var legal [2]bool
+		for side := tb.White; side <= tb.Black; side++ {
+			q := p
+			q.Side, q.CountLimit, q.Fullmove = side, tb.NoCount, 1
+			if q.Validate() != nil {
+				continue
+			}
+			legal[side], v[side] = true, valueOf(t, q)
+			if !v[side].IsWin() {
+				continue
+			}
+			st.Wins[side.String()]++
+			winning := 0
+			var moves tb.MoveList
+			q.LegalMoves(&moves)
+			for _, mv := range moves.Slice() {
+				if valueOf(t, q.Play(mv)).IsLoss() {
+					winning++
+				}
+			}
+			if winning == 1 {
+				st.SingleWinningMove[side.String()]++
+			}
+		}
+		if legal[tb.White] && legal[tb.Black] {
+			z := &st.MutualZugzwangs
+			switch w, b := v[tb.White], v[tb.Black]; {
+			case w.IsLoss() && b.IsLoss():
+				z.WhoeverMovesLoses++
+			case w.IsLoss() && b == value.Draw:
+				z.WhiteToMoveLosesBlackToMoveDraws++
+			case w == value.Draw && b.IsLoss():
+				z.WhiteToMoveDrawsBlackToMoveLoses++
+			}
+		}
+	})
 	return st
 }
 

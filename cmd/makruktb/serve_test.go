@@ -254,3 +254,17 @@ func TestServeStudy(t *testing.T) {
 	status, _, body = get(t, ts, "/api/v1/study/KRvKN")
 	require.Equal(t, http.StatusNotFound, status, string(body))
 }
+
+// /api/v1/heatmap/MATERIAL maps the defending king by default (issue 39).
+func TestServeHeatmap(t *testing.T) {
+	ts, _ := newTestServer(t)
+	status, _, body := get(t, ts, "/api/v1/heatmap/KRvK")
+	require.Equal(t, http.StatusOK, status, string(body))
+	require.Contains(t, string(body), `"piece": "k"`)
+	status, ctype, body := get(t, ts, "/api/v1/heatmap/KRvK/board.svg?piece=R")
+	require.Equal(t, http.StatusOK, status, string(body))
+	require.Equal(t, "image/svg+xml", ctype)
+	require.Contains(t, string(body), "White's wins, R on the square")
+	status, _, body = get(t, ts, "/api/v1/heatmap/KRvK?piece=q")
+	require.Equal(t, http.StatusBadRequest, status, string(body))
+}

@@ -17,10 +17,10 @@ import (
 )
 
 func newStatsCommand() *cobra.Command {
-	var dir, svgPath string
+	var dir, svgPath, heatmap string
 	var asJSON, updateList bool
 	cmd := &cobra.Command{
-		Use:   "stats [--json] [--svg FILE] [--tables DIR] (MATERIAL | --update-list [MATERIAL...])",
+		Use:   "stats [--json] [--svg FILE] [--heatmap PIECE] [--tables DIR] (MATERIAL | --update-list [MATERIAL...])",
 		Short: "Count a table's wins, draws and losses over the full board",
 		Long: `Count the positions of a table over the full board — every legal placement
 once, as if no symmetry were used — per side to move, with the histogram of
@@ -28,8 +28,12 @@ mate distances, the positions by category under a fresh count of every
 rule profile and the longest wins. White is the first-named side.
 --update-list writes the share of wins a fresh thai count draws into the
 catalogue of the table directory, for the materials named (default:
-every DTM table there).`,
-		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN\n  makruktb stats --svg krvkn.svg KRvKN\n  makruktb stats --update-list",
+every DTM table there). --heatmap PIECE (a FEN letter: k for the
+defending king) maps instead, square by square with White to move, the
+share of White's wins with the piece there, the longest and the median
+mate, and the checkmates by the mated king's square; --svg then draws the
+share of wins as a board.`,
+		Example: "  makruktb stats KRvK\n  makruktb stats --json KRvKN\n  makruktb stats --svg krvkn.svg KRvKN\n  makruktb stats --heatmap k KRvK\n  makruktb stats --heatmap R --svg rook.svg KRvK\n  makruktb stats --update-list",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if updateList {
 				return updateCountDraws(cmd, probe.Dir(dir), args)
@@ -43,6 +47,24 @@ every DTM table there).`,
 			}
 			if err != nil {
 				return err
+			}
+			if heatmap != "" {
+				h, err := api.Heatmap(cmd.Context(), probe.Dir(dir), m, heatmap)
+				if err != nil {
+					return err
+				}
+				if svgPath != "" {
+					var plot bytes.Buffer
+					api.WriteHeatmapSVG(&plot, h)
+					if err := atomicfile.WriteBytes(svgPath, plot.Bytes()); err != nil {
+						return err
+					}
+				}
+				if asJSON {
+					return api.WriteJSON(cmd.OutOrStdout(), h)
+				}
+				api.WriteHeatmapText(cmd.OutOrStdout(), h)
+				return nil
 			}
 			st, err := api.Stats(cmd.Context(), probe.Dir(dir), m)
 			if err != nil {
@@ -66,6 +88,7 @@ every DTM table there).`,
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&svgPath, "svg", "", "also write the mate-distance histogram as an SVG plot to this file")
+	cmd.Flags().StringVar(&heatmap, "heatmap", "", "map White's wins square by square by the square of this piece (a FEN letter: k for the defending king)")
 	cmd.Flags().BoolVar(&updateList, "update-list", false, "fill the thai count-draw share in the directory's catalogue for the given tables (default: all)")
 	return cmd
 }

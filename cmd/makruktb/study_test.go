@@ -53,3 +53,39 @@ func TestStudy(t *testing.T) {
 	_, err = run(t, "study", "--tables", dir)
 	require.ErrorContains(t, err, "give one material")
 }
+
+// stats --heatmap maps KRvK square by square (issue 39, item 2), as text,
+// JSON, an SVG board and through the API.
+func TestHeatmap(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "--dtb", "none", "--no-wdl", "KRvK")
+	require.NoError(t, err)
+	svg := filepath.Join(t.TempDir(), "k.svg")
+	out, err := run(t, "stats", "--tables", dir, "--heatmap", "k", "--svg", svg, "KRvK")
+	require.NoError(t, err)
+	require.Contains(t, out, "checkmates by the mated king's square\n  8    24     5     5     5     5     5     5    24\n")
+	require.Contains(t, out, "longest mate, moves\n  8    12    14    14    14    14    14    14    12\n")
+	board, err := os.ReadFile(svg)
+	require.NoError(t, err)
+	require.Equal(t, 64, strings.Count(string(board), `<rect class="heat"`))
+	out, err = run(t, "stats", "--tables", dir, "--heatmap", "R", "--json", "KRvK")
+	require.NoError(t, err)
+	var h struct {
+		Piece   string `json:"piece"`
+		Squares []struct {
+			Square    string `json:"square"`
+			Positions uint64 `json:"positions"`
+			Wins      uint64 `json:"wins"`
+		} `json:"squares"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &h))
+	require.Equal(t, "R", h.Piece)
+	require.Len(t, h.Squares, 64)
+	var total uint64
+	for _, s := range h.Squares {
+		total += s.Positions
+	}
+	require.Equal(t, uint64(175168), total, "every legal KRvK position with White to move, once")
+	_, err = run(t, "stats", "--tables", dir, "--heatmap", "N", "KRvK")
+	require.ErrorContains(t, err, `piece "N": give a piece of KRvK`)
+}
