@@ -87,33 +87,76 @@ func WriteHeatmapText(w io.Writer, h *retro.Heatmap) {
 	board("checkmates by the mated king's square", func(s retro.HeatSquare) string { return fmt.Sprint(s.Mates) })
 }
 
-// WriteHeatmapSVG draws the share of White's wins square by square as a
-// board, darker for more, each square's figures on hover.
-func WriteHeatmapSVG(w io.Writer, h *retro.Heatmap) {
+// HeatFigures are the figures a heat map board can show.
+var HeatFigures = []string{"wins", "longest", "median", "mates"}
+
+// heatFigure returns a square's figure (and whether it has one): the share
+// of White's wins in percent, the longest or median mate in moves, or the
+// checkmates.
+func heatFigure(s retro.HeatSquare, figure string) (float64, bool) {
+	switch figure {
+	case "longest", "median":
+		plies := s.Longest
+		if figure == "median" {
+			plies = s.Median
+		}
+		return float64((plies + 1) / 2), plies >= 0
+	case "mates":
+		return float64(s.Mates), true
+	}
+	if s.Positions == 0 {
+		return 0, false
+	}
+	return 100 * float64(s.Wins) / float64(s.Positions), true
+}
+
+var heatTitles = map[string]string{
+	"wins":    "share of White's wins (%)",
+	"longest": "longest mate (moves)",
+	"median":  "median mate (moves)",
+	"mates":   "checkmates by the mated king's square",
+}
+
+// WriteHeatmapSVG draws one figure of a heat map (HeatFigures; "wins"
+// when empty) as a board, darker for more, each square's figures on
+// hover.
+func WriteHeatmapSVG(w io.Writer, h *retro.Heatmap, figure string) error {
+	if figure == "" {
+		figure = "wins"
+	}
+	title, ok := heatTitles[figure]
+	if !ok {
+		return fmt.Errorf("figure %q: wins, longest, median or mates", figure)
+	}
+	top := 0.0
+	for _, s := range h.Squares {
+		if v, ok := heatFigure(s, figure); ok {
+			top = max(top, v)
+		}
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 440 470" width="440" height="470" font-family="sans-serif" font-size="12">`+"\n")
-	fmt.Fprintf(&b, `<title>%s: White's wins by the square of %s</title>`+"\n", html.EscapeString(h.Material), html.EscapeString(h.Piece))
-	fmt.Fprintf(&b, `<rect width="440" height="470" fill="#fff"/><text x="20" y="20" font-size="14" font-weight="bold">%s: White's wins, %s on the square</text>`+"\n", html.EscapeString(h.Material), html.EscapeString(h.Piece))
+	fmt.Fprintf(&b, `<title>%s, %s on the square: %s</title>`+"\n", html.EscapeString(h.Material), html.EscapeString(h.Piece), title)
+	fmt.Fprintf(&b, `<rect width="440" height="470" fill="#fff"/><text x="20" y="20" font-size="14" font-weight="bold">%s, %s on the square: %s</text>`+"\n", html.EscapeString(h.Material), html.EscapeString(h.Piece), title)
 	for n, s := range h.Squares { // a1 first
 		sq := tb.Square(n)
 		x, y := 30+sq.File()*50, 30+(7-sq.Rank())*50
-		share := 0.0
-		if s.Positions > 0 {
-			share = float64(s.Wins) / float64(s.Positions)
-		}
+		v, ok := heatFigure(s, figure)
 		fill := "#eee"
-		if s.Positions > 0 {
-			fill = fmt.Sprintf("rgb(%d,%d,%d)", 255-int(200*share), 255-int(120*share), 255-int(200*share))
+		if ok && top > 0 {
+			f := v / top
+			fill = fmt.Sprintf("rgb(%d,%d,%d)", 255-int(200*f), 255-int(120*f), 255-int(200*f))
 		}
-		fmt.Fprintf(&b, `<rect class="heat" data-square="%s" x="%d" y="%d" width="50" height="50" fill="%s" stroke="#999"><title>%s: %d positions, %d White wins (%.1f%%), longest mate %d plies, median %d, %d checkmates</title></rect>`+"\n",
-			s.Square, x, y, fill, s.Square, s.Positions, s.Wins, 100*share, s.Longest, s.Median, s.Mates)
-		if s.Positions > 0 {
-			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" pointer-events="none">%.0f</text>`+"\n", x+25, y+30, 100*share)
+		fmt.Fprintf(&b, `<rect class="heat" data-square="%s" x="%d" y="%d" width="50" height="50" fill="%s" stroke="#999"><title>%s: %d positions, %d White wins, longest mate %d plies, median %d, %d checkmates</title></rect>`+"\n",
+			s.Square, x, y, fill, s.Square, s.Positions, s.Wins, s.Longest, s.Median, s.Mates)
+		if ok {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" pointer-events="none">%.0f</text>`+"\n", x+25, y+30, v)
 		}
 	}
 	for i := range 8 {
 		fmt.Fprintf(&b, `<text x="%d" y="458" text-anchor="middle">%c</text><text x="18" y="%d" text-anchor="middle">%d</text>`+"\n", 55+i*50, 'a'+i, 60+(7-i)*50, i+1)
 	}
 	b.WriteString("</svg>\n")
-	io.WriteString(w, b.String())
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -350,14 +350,16 @@ func (s *Server) heatmap(r *http.Request) (response, error) {
 }
 
 // heatmapSVG answers /api/v1/heatmap/MATERIAL/board.svg?piece=P with the
-// board stats --heatmap --svg draws.
+// board stats --heatmap --svg draws (&figure=wins|longest|median|mates).
 func (s *Server) heatmapSVG(r *http.Request) (response, error) {
 	h, err := s.heatmapOf(r)
 	if err != nil {
 		return response{}, err
 	}
 	var b bytes.Buffer
-	WriteHeatmapSVG(&b, h)
+	if err := WriteHeatmapSVG(&b, h, r.URL.Query().Get("figure")); err != nil {
+		return response{}, badRequest("%v", err)
+	}
 	return response{"image/svg+xml", b.Bytes()}, nil
 }
 

@@ -10,6 +10,9 @@ const RULES_ORDER = ["thai", "cambodian", "asean", "none"];
 // n with thousands separators: 10,780,728.
 function num(n) { return n.toLocaleString("en-US"); }
 
+const PIECE_NAMES = { K: "king (Khun)", M: "Met", S: "Khon", N: "knight (Ma)", R: "rook (Ruea)" };
+const state = { material: "" };
+
 function plural(n, one, many) { return `${num(n)} ${n === 1 ? one : many}`; }
 
 async function show(material) {
@@ -65,12 +68,34 @@ async function show(material) {
     li.append(a, `: ${winner} to move mates in ${plural(Math.ceil(l.dtm / 2), "move", "moves")} (${plural(l.dtm, "ply", "plies")})`);
     $("longest").appendChild(li);
   }
+  // The heat map's pieces: each kind of the material, the defending king first.
+  const [white, black] = st.material.split("v");
+  const pieces = ["k", ...new Set([...white].concat([...black].map((c) => c.toLowerCase())))].filter((p, i, a) => a.indexOf(p) === i);
+  $("heat-piece").innerHTML = pieces.map((p) => `<option value="${p}">${p === p.toUpperCase() ? "White" : "Black"} ${PIECE_NAMES[p.toUpperCase()] || p}</option>`).join("");
+  state.material = material;
+  showHeat();
   $("result").hidden = false;
   const url = new URL(location.href);
   url.searchParams.set("material", material);
   history.replaceState(null, "", url);
 }
 
+// showHeat draws the heat map of the chosen piece and figure, inline so
+// that each square's figures show on hover.
+async function showHeat() {
+  const q = new URLSearchParams({ piece: $("heat-piece").value, figure: $("heat-figure").value });
+  $("heat-board").textContent = "Mapping…";
+  const r = await fetch(`api/v1/heatmap/${encodeURIComponent(state.material)}/board.svg?${q}`);
+  const text = await r.text();
+  if (!r.ok) {
+    $("heat-board").textContent = (() => { try { return JSON.parse(text).error; } catch { return `HTTP ${r.status}`; } })();
+    return;
+  }
+  $("heat-board").innerHTML = text;
+}
+
+$("heat-piece").addEventListener("change", showHeat);
+$("heat-figure").addEventListener("change", showHeat);
 $("material-form").addEventListener("submit", (e) => { e.preventDefault(); show($("material").value.trim()); });
 const initial = new URL(location.href).searchParams.get("material");
 if (initial) { $("material").value = initial; show(initial); }

@@ -263,4 +263,17 @@ func TestStatsPageOnAPhone(t *testing.T) {
 	require.NoError(t, err)
 	require.LessOrEqual(t, width, 390, "the page scrolls sideways on a phone")
 	screenshot(ctx, t, "stats-phone.png")
+
+	// The heat map (issue 39): the defending king first, then the figure
+	// switched to the checkmates.
+	waitText(ctx, t, "#heat-board", "share of White's wins")
+	squares, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#heat-board rect.heat").length`))
+	require.NoError(t, err)
+	require.Equal(t, 64, squares)
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#heat-figure"), "mates")))
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("heat-figure").dispatchEvent(new Event("change"))`))
+	require.NoError(t, err)
+	waitText(ctx, t, "#heat-board", "checkmates by the mated king's square")
+	require.NoError(t, chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS("#heat-board"))))
+	screenshot(ctx, t, "heatmap-phone.png")
 }

@@ -264,7 +264,7 @@ func TestServeHeatmap(t *testing.T) {
 	status, ctype, body := get(t, ts, "/api/v1/heatmap/KRvK/board.svg?piece=R")
 	require.Equal(t, http.StatusOK, status, string(body))
 	require.Equal(t, "image/svg+xml", ctype)
-	require.Contains(t, string(body), "White's wins, R on the square")
+	require.Contains(t, string(body), "KRvK, R on the square: share of White's wins")
 	status, _, body = get(t, ts, "/api/v1/heatmap/KRvK?piece=q")
 	require.Equal(t, http.StatusBadRequest, status, string(body))
 }

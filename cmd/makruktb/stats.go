@@ -17,7 +17,7 @@ import (
 )
 
 func newStatsCommand() *cobra.Command {
-	var dir, svgPath, heatmap string
+	var dir, svgPath, heatmap, figure string
 	var asJSON, updateList bool
 	cmd := &cobra.Command{
 		Use:   "stats [--json] [--svg FILE] [--heatmap PIECE] [--tables DIR] (MATERIAL | --update-list [MATERIAL...])",
@@ -55,7 +55,9 @@ share of wins as a board.`,
 				}
 				if svgPath != "" {
 					var plot bytes.Buffer
-					api.WriteHeatmapSVG(&plot, h)
+					if err := api.WriteHeatmapSVG(&plot, h, figure); err != nil {
+						return fmt.Errorf("--%v", err)
+					}
 					if err := atomicfile.WriteBytes(svgPath, plot.Bytes()); err != nil {
 						return err
 					}
@@ -88,6 +90,7 @@ share of wins as a board.`,
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&svgPath, "svg", "", "also write the mate-distance histogram as an SVG plot to this file")
+	cmd.Flags().StringVar(&figure, "figure", "wins", "with --heatmap and --svg, the figure the board shows: wins (share), longest, median (mate in moves) or mates")
 	cmd.Flags().StringVar(&heatmap, "heatmap", "", "map White's wins square by square by the square of this piece (a FEN letter: k for the defending king)")
 	cmd.Flags().BoolVar(&updateList, "update-list", false, "fill the thai count-draw share in the directory's catalogue for the given tables (default: all)")
 	return cmd
