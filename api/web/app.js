@@ -261,9 +261,19 @@ function onSquareClick(sq) {
 // under the count. It ends at mate or when the count runs out.
 function startTraining() {
   const doc = state.doc;
+  if (doc && (doc.category === "blessed-loss" || doc.category === "draw") && doc.moves.length > 0 && doc.moves.some((m) => m.category === "win")) {
+    // Defending: hold a position the count saves, or a draw that a wrong
+    // move loses, against the tables' most dangerous attack.
+    state.training = { side: parseFen(doc.fen).side, defend: true };
+    $("train").textContent = "Stop training";
+    const goal = doc.category === "blessed-loss" ? "hold until the count runs out" : "hold the draw";
+    $("trainer-status").textContent = `You defend ${sideName(state.training.side)}: ${goal}.`;
+    return;
+  }
   if (!doc || doc.category !== "win") {
     const why = doc && doc.category === "cursed-win" ? " (here the count runs out before the mate: a draw by the count)" : "";
-    $("trainer-status").textContent = (counted(doc || { count: {} }) ? "The trainer needs a position the side to move wins inside the count" : "The trainer needs a position the side to move wins") + why + ".";
+    $("trainer-status").textContent = (counted(doc || { count: {} }) ? "The trainer needs a position the side to move wins inside the count" : "The trainer needs a position the side to move wins") + why +
+      ", or one it can defend: a draw, or a loss the count saves, that a wrong move would lose.";
     return;
   }
   state.training = { side: parseFen(doc.fen).side };
@@ -273,7 +283,7 @@ function startTraining() {
 
 function stopTraining(message) {
   state.training = null;
-  $("train").textContent = "Train: play the winning side";
+  $("train").textContent = "Train";
   $("trainer-status").textContent = message;
 }
 
@@ -284,7 +294,10 @@ function trainerStep() {
   if (doc.wdl === "loss" && doc.dtm === 0) {
     return stopTraining(side === state.training.side ? "You were checkmated." : "Checkmate! You won.");
   }
-  if (doc.count.expired) return stopTraining("The count ran out: a draw by the count.");
+  if (doc.count.expired) {
+    return stopTraining(state.training.defend ? "The count ran out: you held the draw!" : "The count ran out: a draw by the count.");
+  }
+  if (state.training.defend) return defenceStep(doc, side);
   if (side !== state.training.side && doc.category !== "loss") {
     // The user's move left the opponent anything but lost inside the count.
     const t = state.training;
@@ -297,6 +310,24 @@ function trainerStep() {
     setTimeout(() => go(reply.fen, true, reply.uci), 300);
   } else if (side === state.training.side) {
     $("trainer-status").textContent = `Your move: ${countText(doc)}`;
+  }
+}
+
+// defenceStep goes on with the defending trainer: after the user's move,
+// the attacker must not have a win inside the count; the tables then play
+// the attacker's best try.
+function defenceStep(doc, side) {
+  const t = state.training;
+  if (doc.wdl === "draw" && doc.moves.length === 0) return stopTraining("Stalemate: you held the draw!");
+  if (side !== t.side && doc.category === "win") {
+    return stopTraining(`${t.played} loses: now ${sideName(side)} wins inside the count; ${t.best} would have held. Press ◀ to take it back.`);
+  }
+  if (side !== t.side && doc.best) {
+    const reply = doc.moves.find((m) => m.uci === doc.best);
+    $("trainer-status").textContent = `The tablebase plays ${reply.uci}.`;
+    setTimeout(() => go(reply.fen, true, reply.uci), 300);
+  } else if (side === t.side) {
+    $("trainer-status").textContent = `Your move, hold on: ${countText(doc)}`;
   }
 }
 

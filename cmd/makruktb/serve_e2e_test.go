@@ -201,6 +201,17 @@ func TestExplorerInBrowser(t *testing.T) {
 	click(ctx, t, "#load")
 	waitText(ctx, t, "#verdict", "Stalemate")
 
+	// Defending practice (issue 39): Black holds a loss the thai count
+	// saves; a move that lets White win inside the count is named.
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), "8/8/8/8/8/2k5/8/KR6 b - 32 10 1")))
+	click(ctx, t, "#load")
+	waitText(ctx, t, "#verdict", "Draw by the count")
+	click(ctx, t, "#train")
+	waitText(ctx, t, "#trainer-status", "You defend Black: hold until the count runs out.")
+	click(ctx, t, ".group.loss button.move")
+	waitText(ctx, t, "#trainer-status", "loses: now White wins inside the count;")
+	waitText(ctx, t, "#trainer-status", "would have held. Press ◀ to take it back.")
+
 	// A king in check is marked (issue 38, item 7).
 	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), "k7/8/1K6/8/8/8/8/R7 b - - 0 1")))
 	click(ctx, t, "#load")
