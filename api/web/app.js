@@ -384,7 +384,10 @@ function init() {
   if (rules && [...$("rules").options].some((o) => o.value === rules)) $("rules").value = rules;
   const announce = params.get("announce");
   if (announce && [...$("announce").options].some((o) => o.value === announce)) $("announce").value = announce;
-  go(params.get("fen") || START_FEN);
+  go(params.get("fen") || START_FEN).then(() => {
+    // ?train=1 (the technique pages' links) starts the trainer there.
+    if (params.get("train") === "1" && state.doc && !state.training) startTraining();
+  });
 }
 
 init();

@@ -288,3 +288,30 @@ func TestStatsPageOnAPhone(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS("#heat-board"))))
 	screenshot(ctx, t, "heatmap-phone.png")
 }
+
+// The technique page (issue 39, item 3): the longest win, the defending
+// king's heat maps and the examples, each a link that starts the trainer.
+func TestTechniquePage(t *testing.T) {
+	ctx := browser(t, 1200, 900)
+	ts, _ := newTestServerWith(t, "KRvK", "KSvK")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/technique.html?material=KSvK")))
+	waitText(ctx, t, "#title", "KSvK")
+	waitText(ctx, t, "#examples", "White to move: one move wins")
+	waitText(ctx, t, "#examples", "mutual zugzwang: White to move draws, Black to move loses")
+	heat, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#heat-wins rect.heat, #heat-mates rect.heat").length`))
+	require.NoError(t, err)
+	require.Equal(t, 128, heat)
+	screenshot(ctx, t, "technique.png")
+
+	// An example's link starts the trainer there.
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#examples li")].find((li) => li.textContent.startsWith("White to move: one move wins")).querySelector("a").href`))
+	require.NoError(t, err)
+	require.Contains(t, href, "&train=1")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(href)))
+	waitText(ctx, t, "#trainer-status", "You play White")
+
+	// KRvK's longest win is listed too.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/technique.html?material=KRvK")))
+	waitText(ctx, t, "#longest", "White to move mates in 16 moves")
+	waitText(ctx, t, "#examples", "none in this ending")
+}

@@ -21,8 +21,14 @@ import (
 // server and the directory.
 func newTestServer(t *testing.T) (*httptest.Server, string) {
 	t.Helper()
+	return newTestServerWith(t, "KRvK")
+}
+
+// newTestServerWith serves the tables of the materials given.
+func newTestServerWith(t *testing.T, materials ...string) (*httptest.Server, string) {
+	t.Helper()
 	dir := t.TempDir()
-	_, err := run(t, "gen", "--tables", dir, "KRvK")
+	_, err := run(t, append([]string{"gen", "--tables", dir}, materials...)...)
 	require.NoError(t, err)
 	tables, err := probe.Open(dir)
 	require.NoError(t, err)
