@@ -379,7 +379,7 @@ func (s *Server) study(r *http.Request) (response, error) {
 		return response{}, err
 	}
 	defer func() { <-s.statsSlot }()
-	st, err := Study(r.Context(), s.tables.Dir(), m, examples)
+	st, err := Study(r.Context(), s.tables.Dir(), m, retro.StudyOptions{Examples: examples})
 	if err != nil {
 		return response{}, err
 	}

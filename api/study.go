@@ -15,19 +15,19 @@ import (
 
 // Study reads the DTM table of m in dir whole (and the sub-tables its
 // captures lead to) and counts its mutual zugzwangs and single winning
-// moves, with up to examples positions of each kind (retro.ComputeStudy).
-func Study(ctx context.Context, dir string, m tb.Material, examples int) (*retro.Study, error) {
+// moves, with what so adds (retro.ComputeStudy).
+func Study(ctx context.Context, dir string, m tb.Material, so retro.StudyOptions) (*retro.Study, error) {
 	cache := store.NewCache(dir, 5)
 	table, err := cache.Load(probe.DTMID(m))
 	if err != nil {
 		return nil, err
 	}
-	return retro.ComputeStudy(ctx, table, cache.DTM, retro.Options{}, examples)
+	return retro.ComputeStudy(ctx, table, cache.DTM, retro.Options{}, so)
 }
 
 // WriteStudyText writes what the study command prints.
 func WriteStudyText(w io.Writer, st *retro.Study) {
-	fmt.Fprintf(w, "%s (full board, every legal placement counted once; plain mate results, no count)\n\n", st.Material)
+	fmt.Fprintf(w, "%s (full board, every legal placement counted once; plain mate results, then under the count asked)\n\n", st.Material)
 	z := st.MutualZugzwangs
 	fmt.Fprintln(w, "mutual zugzwangs (legal with either side to move)")
 	fmt.Fprintf(w, "  %-42s %12s\n", "whoever moves loses", num(z.WhoeverMovesLoses))
@@ -36,6 +36,16 @@ func WriteStudyText(w io.Writer, st *retro.Study) {
 	fmt.Fprintf(w, "\n%-44s %15s %15s\n", "", "white to move", "black to move")
 	fmt.Fprintf(w, "%-44s %15s %15s\n", "wins", num(st.Wins["w"]), num(st.Wins["b"]))
 	fmt.Fprintf(w, "%-44s %15s %15s\n", "wins with a single winning move", num(st.SingleWinningMove["w"]), num(st.SingleWinningMove["b"]))
+	if st.WinsInsideCount != nil {
+		fmt.Fprintf(w, "\nunder a fresh %s count\n", st.Rules)
+		row := func(name string, h map[string]uint64) {
+			fmt.Fprintf(w, "%-44s %15s %15s\n", name, num(h["w"]), num(h["b"]))
+		}
+		row("wins inside the count", st.WinsInsideCount)
+		row("count-critical (one move keeps it)", st.CountCritical)
+		row("cursed wins", st.CursedWins)
+		row(fmt.Sprintf("cursed wins short by fewer than %d plies", st.Close), st.CloseCursedWins)
+	}
 	kind := ""
 	for _, e := range st.Examples {
 		if e.Kind != kind {
@@ -52,6 +62,8 @@ var exampleTitles = map[string]string{
 	retro.KindWhiteDrawsBlackLoss: "mutual zugzwangs, White to move draws, Black to move loses (Black to move)",
 	retro.KindSingleWhite:         "White to move wins with a single winning move",
 	retro.KindSingleBlack:         "Black to move wins with a single winning move",
+	retro.KindCountCritical + "w": "White to move wins inside the count with one move only",
+	retro.KindCountCritical + "b": "Black to move wins inside the count with one move only",
 }
 
 // exampleAnswer says what an example's side to move faces.

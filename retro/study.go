@@ -2,8 +2,10 @@ package retro
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 )
 
@@ -15,17 +17,36 @@ import (
 //     whoever moves loses; White to move loses and Black to move draws;
 //     White to move draws and Black to move loses;
 //   - single winning moves: positions won for the side to move in which
-//     exactly one legal move (captures included) leaves the opponent lost.
+//     exactly one legal move (captures included) leaves the opponent lost;
+//   - under a count (StudyOptions.Rules, a fresh count starting now),
+//     the count-critical positions: won inside the count, where exactly
+//     one move keeps the win inside the count; and the cursed wins, with
+//     those whose mate comes fewer than Close plies too late.
 type Study struct {
 	Material string `json:"material"`
 	// Rules names the count the study was made under ("none": plain mate
-	// results; the counts under a count are not made yet).
+	// results only).
 	Rules             string            `json:"rules"`
 	MutualZugzwangs   MutualZugzwangs   `json:"mutual_zugzwangs"`
 	SingleWinningMove map[string]uint64 `json:"single_winning_move"` // by side to move, "w" and "b"
 	Wins              map[string]uint64 `json:"wins"`                // won positions, by side to move
+	// Under a count, by side to move: the wins inside it, those where one
+	// move only keeps it, the cursed wins, and those short by fewer than
+	// Close plies.
+	WinsInsideCount map[string]uint64 `json:"wins_inside_count,omitempty"`
+	CountCritical   map[string]uint64 `json:"count_critical,omitempty"`
+	CursedWins      map[string]uint64 `json:"cursed_wins,omitempty"`
+	Close           int               `json:"close,omitempty"`
+	CloseCursedWins map[string]uint64 `json:"close_cursed_wins,omitempty"`
 	// Examples lists up to the number asked of each kind, hardest first.
 	Examples []StudyExample `json:"examples,omitempty"`
+}
+
+// StudyOptions chooses what ComputeStudy adds to the plain counts.
+type StudyOptions struct {
+	Examples int           // examples of each kind, hardest first
+	Rules    *honour.Rules // a count to judge under (nil: none)
+	Close    int           // plies: a cursed win short by fewer is close
 }
 
 // MutualZugzwangs counts the mutual zugzwangs of a material by type.
@@ -37,9 +58,10 @@ type MutualZugzwangs struct {
 
 // studyPart is one king pair and side's share of a Study.
 type studyPart struct {
-	zugzwangs    MutualZugzwangs
-	single, wins uint64
-	examples     map[string][]example
+	zugzwangs                            MutualZugzwangs
+	single, wins                         uint64
+	insideCount, critical, cursed, close uint64
+	examples                             map[string][]example
 }
 
 // Example kinds, as Study.Examples names them.
@@ -49,6 +71,7 @@ const (
 	KindWhiteDrawsBlackLoss = "white_to_move_draws_black_to_move_loses"
 	KindSingleWhite         = "single_winning_move_w"
 	KindSingleBlack         = "single_winning_move_b"
+	KindCountCritical       = "count_critical_" // + "w" or "b"
 )
 
 // StudyExample is a position of one kind: a mutual zugzwang with the side
@@ -92,12 +115,24 @@ func keepLongest(list []example, e example, n int) []example {
 // ComputeStudy computes the Study of a table whose both sides are in
 // memory, its captures resolved through the sub-tables src gives, with up
 // to examples positions of each kind, hardest (longest mate) first.
-func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, examples int) (*Study, error) {
+func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, so StudyOptions) (*Study, error) {
+	space := table.Space
+	examples := so.Examples
+	r := so.Rules
+	var fresh [2]honour.Count
+	if r != nil {
+		m := space.Material()
+		if honour.HasBoardHonour(m) && r.BoardPlies > 0 {
+			return nil, fmt.Errorf("%s under %s rules: board's honour decides it, which needs its DTB table; the count-critical positions are counted for materials with a bare king only (for now)", m, r.Name)
+		}
+		for side := tb.White; side <= tb.Black; side++ {
+			fresh[side] = r.FreshCountFor(m, side)
+		}
+	}
 	_, resolvers, err := resolversOf([]Check{{Table: table, DTM: src}})
 	if err != nil {
 		return nil, err
 	}
-	space := table.Space
 	parts := make([][2]studyPart, space.KingPairs())
 	err = forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
 		part := &parts[k][side]
@@ -129,6 +164,21 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, e
 			part.wins += n
 			moves.N = 0
 			p.LegalMoves(&moves)
+			if r != nil {
+				switch j := r.Judge(v, fresh[side]); j.Category {
+				case honour.Win:
+					part.insideCount += n
+					if countKeepers(table, resolvers[0], r, fresh[side], p, i, k, moves.Slice()) == 1 {
+						part.critical += n
+						keep(KindCountCritical+side.String(), i, side, v.Plies())
+					}
+				case honour.CursedWin:
+					part.cursed += n
+					if v.Plies()-r.MatingPlies(fresh[side]) < so.Close {
+						part.close += n
+					}
+				}
+			}
 			if winningMoves(table, resolvers[0], p, i, k, moves.Slice(), 2) == 1 {
 				part.single += n
 				kind := KindSingleWhite
@@ -144,6 +194,13 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, e
 	}
 	st := &Study{Material: space.Material().String(), Rules: "none", SingleWinningMove: map[string]uint64{}, Wins: map[string]uint64{}}
 	all := map[string][]example{}
+	if r != nil {
+		st.Rules, st.Close = r.Name, so.Close
+		st.WinsInsideCount = map[string]uint64{"w": 0, "b": 0}
+		st.CountCritical = map[string]uint64{"w": 0, "b": 0}
+		st.CursedWins = map[string]uint64{"w": 0, "b": 0}
+		st.CloseCursedWins = map[string]uint64{"w": 0, "b": 0}
+	}
 	for k := range parts {
 		for side := tb.White; side <= tb.Black; side++ {
 			part := parts[k][side]
@@ -153,6 +210,12 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, e
 			z.WhiteToMoveDrawsBlackToMoveLoses += part.zugzwangs.WhiteToMoveDrawsBlackToMoveLoses
 			st.SingleWinningMove[side.String()] += part.single
 			st.Wins[side.String()] += part.wins
+			if r != nil {
+				st.WinsInsideCount[side.String()] += part.insideCount
+				st.CountCritical[side.String()] += part.critical
+				st.CursedWins[side.String()] += part.cursed
+				st.CloseCursedWins[side.String()] += part.close
+			}
 			for kind, list := range part.examples {
 				for _, e := range list {
 					all[kind] = keepLongest(all[kind], e, examples)
@@ -160,12 +223,15 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, e
 			}
 		}
 	}
-	for _, kind := range []string{KindWhoeverMovesLoses, KindWhiteLosesBlackDraw, KindWhiteDrawsBlackLoss, KindSingleWhite, KindSingleBlack} {
+	for _, kind := range []string{KindWhoeverMovesLoses, KindWhiteLosesBlackDraw, KindWhiteDrawsBlackLoss, KindSingleWhite, KindSingleBlack, KindCountCritical + "w", KindCountCritical + "b"} {
 		for _, e := range all[kind] {
 			p, _ := space.Position(e.index, e.side)
 			ex := StudyExample{FEN: p.FEN(), Kind: kind, DTM: e.plies}
-			if kind == KindSingleWhite || kind == KindSingleBlack {
+			switch kind {
+			case KindSingleWhite, KindSingleBlack:
 				ex.Move = p.SAN(singleWinningMove(table, resolvers[0], &p, e.index))
+			case KindCountCritical + "w", KindCountCritical + "b":
+				ex.Move = p.SAN(countKeeper(table, resolvers[0], r, fresh[e.side], &p, e.index))
 			}
 			st.Examples = append(st.Examples, ex)
 		}
@@ -187,25 +253,59 @@ func singleWinningMove(table *Table, resolver captureValues, p *tb.Position, i u
 	return 0
 }
 
+// moveValue returns the value of the position after move m of p (index
+// i, king pair k), for the side to move there.
+func moveValue(table *Table, resolver captureValues, p *tb.Position, i uint64, k int, m tb.Move) value.Value {
+	if c, t := p.PieceAt(m.To()); t != tb.NoPiece {
+		return captureValue(resolver, p, m, c, t)
+	}
+	j, _ := table.Space.MovedIndex(i, k, p, m.From(), m.To())
+	return table.Values[p.Side.Other()].At(j)
+}
+
 // winningMoves counts the moves of p (index i, king pair k) that leave the
 // opponent lost, up to enough (it stops there).
 func winningMoves(table *Table, resolver captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, enough int) int {
-	space := table.Space
-	other := p.Side.Other()
 	n := 0
 	for _, m := range moves {
-		var v value.Value
-		if c, t := p.PieceAt(m.To()); t != tb.NoPiece {
-			v = captureValue(resolver, p, m, c, t)
-		} else {
-			j, _ := space.MovedIndex(i, k, p, m.From(), m.To())
-			v = table.Values[other].At(j)
-		}
-		if v.IsLoss() {
+		if moveValue(table, resolver, p, i, k, m).IsLoss() {
 			if n++; n == enough {
 				break
 			}
 		}
 	}
 	return n
+}
+
+// countKeepers counts, up to two, the moves of p (count c under r) that
+// leave the opponent lost inside the count that follows the move.
+func countKeepers(table *Table, resolver captureValues, r *honour.Rules, c honour.Count, p *tb.Position, i uint64, k int, moves []tb.Move) int {
+	n := 0
+	for _, m := range moves {
+		if keepsInsideCount(table, resolver, r, c, p, i, k, m) {
+			if n++; n == 2 {
+				break
+			}
+		}
+	}
+	return n
+}
+
+func keepsInsideCount(table *Table, resolver captureValues, r *honour.Rules, c honour.Count, p *tb.Position, i uint64, k int, m tb.Move) bool {
+	v := moveValue(table, resolver, p, i, k, m)
+	return v.IsLoss() && r.Judge(v, r.Next(p, m, c)).Category == honour.Loss
+}
+
+// countKeeper returns the move of p (index i) that keeps the win inside
+// count c, the only one.
+func countKeeper(table *Table, resolver captureValues, r *honour.Rules, c honour.Count, p *tb.Position, i uint64) tb.Move {
+	var moves tb.MoveList
+	p.LegalMoves(&moves)
+	k := table.Space.KingPairOf(i)
+	for _, m := range moves.Slice() {
+		if keepsInsideCount(table, resolver, r, c, p, i, k, m) {
+			return m
+		}
+	}
+	return 0
 }

@@ -7,7 +7,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
 )
 
@@ -123,7 +125,7 @@ func TestStudyAgainstBruteForce(t *testing.T) {
 	for _, name := range materials {
 		t.Run(name, func(t *testing.T) {
 			m := tb.MustParseMaterial(name)
-			got, err := ComputeStudy(context.Background(), solve(t, name), shared.get, Options{Threads: 2}, 0)
+			got, err := ComputeStudy(context.Background(), solve(t, name), shared.get, Options{Threads: 2}, StudyOptions{})
 			require.NoError(t, err)
 			want := bruteStudy(t, m)
 			require.Equal(t, want, got)
@@ -135,12 +137,12 @@ func TestStudyAgainstBruteForce(t *testing.T) {
 // and Black never wins it; a Khon's win often hangs on one move, and it
 // has mutual zugzwangs where White would rather Black moved.
 func TestStudyFigures(t *testing.T) {
-	krvk, err := ComputeStudy(context.Background(), solve(t, "KRvK"), shared.get, Options{}, 0)
+	krvk, err := ComputeStudy(context.Background(), solve(t, "KRvK"), shared.get, Options{}, StudyOptions{})
 	require.NoError(t, err)
 	require.Equal(t, MutualZugzwangs{}, krvk.MutualZugzwangs)
 	require.Equal(t, map[string]uint64{"w": 0, "b": 0}, krvk.SingleWinningMove)
 	require.Equal(t, map[string]uint64{"w": 175168, "b": 0}, krvk.Wins)
-	ksvk, err := ComputeStudy(context.Background(), solve(t, "KSvK"), shared.get, Options{}, 0)
+	ksvk, err := ComputeStudy(context.Background(), solve(t, "KSvK"), shared.get, Options{}, StudyOptions{})
 	require.NoError(t, err)
 	require.Equal(t, MutualZugzwangs{WhiteToMoveDrawsBlackToMoveLoses: 12}, ksvk.MutualZugzwangs)
 	require.Equal(t, map[string]uint64{"w": 124, "b": 0}, ksvk.SingleWinningMove)
@@ -150,7 +152,7 @@ func TestStudyFigures(t *testing.T) {
 // The examples are of their kind, longest mate first, at most as many as
 // asked: checked position by position from the tables.
 func TestStudyExamples(t *testing.T) {
-	st, err := ComputeStudy(context.Background(), solve(t, "KSvKN"), shared.get, Options{Threads: 2}, 3)
+	st, err := ComputeStudy(context.Background(), solve(t, "KSvKN"), shared.get, Options{Threads: 2}, StudyOptions{Examples: 3})
 	require.NoError(t, err)
 	byKind := map[string][]StudyExample{}
 	for _, e := range st.Examples {
@@ -188,4 +190,62 @@ func TestStudyExamples(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Under a count, ComputeStudy counts what a brute force counts: the wins
+// inside the fresh count, those one move only keeps inside it, and the
+// cursed wins, close or not.
+func TestStudyUnderCountAgainstBruteForce(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		rules honour.Rules
+	}{{"KRvK", honour.ThaiRules}, {"KSvK", honour.CambodianRules}, {"KRvK", honour.ASEANRules}} {
+		t.Run(c.name+" "+c.rules.Name, func(t *testing.T) {
+			m := tb.MustParseMaterial(c.name)
+			r := &c.rules
+			got, err := ComputeStudy(context.Background(), solve(t, c.name), shared.get, Options{Threads: 2}, StudyOptions{Rules: r, Close: 4})
+			require.NoError(t, err)
+			want := map[string]map[string]uint64{"inside": {"w": 0, "b": 0}, "critical": {"w": 0, "b": 0}, "cursed": {"w": 0, "b": 0}, "close": {"w": 0, "b": 0}}
+			eachPlacement(m, func(p tb.Position) {
+				for side := tb.White; side <= tb.Black; side++ {
+					q := p
+					q.Side, q.CountLimit, q.Fullmove = side, tb.NoCount, 1
+					if q.Validate() != nil {
+						continue
+					}
+					v := valueOf(t, q)
+					count := r.FreshCount(&q)
+					switch r.Judge(v, count).Category {
+					case honour.Win:
+						want["inside"][side.String()]++
+						keepers := 0
+						var moves tb.MoveList
+						q.LegalMoves(&moves)
+						for _, mv := range moves.Slice() {
+							after := valueOf(t, q.Play(mv))
+							if r.Judge(after, r.Next(&q, mv, count)).Category == honour.Loss {
+								keepers++
+							}
+						}
+						if keepers == 1 {
+							want["critical"][side.String()]++
+						}
+					case honour.CursedWin:
+						want["cursed"][side.String()]++
+						if v.Plies()-r.MatingPlies(count) < 4 {
+							want["close"][side.String()]++
+						}
+					}
+				}
+			})
+			require.Equal(t, want["inside"], got.WinsInsideCount)
+			require.Equal(t, want["critical"], got.CountCritical)
+			require.Equal(t, want["cursed"], got.CursedWins)
+			require.Equal(t, want["close"], got.CloseCursedWins)
+		})
+	}
+	space, err := index.New(tb.MustParseMaterial("KRvKN"))
+	require.NoError(t, err)
+	_, err = ComputeStudy(context.Background(), &Table{Space: space}, shared.get, Options{}, StudyOptions{Rules: &honour.ThaiRules})
+	require.ErrorContains(t, err, "board's honour decides it")
 }

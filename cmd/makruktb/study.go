@@ -9,12 +9,14 @@ import (
 	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 func newStudyCommand() *cobra.Command {
 	var dir, rulesName, epdPath string
 	var asJSON bool
-	var list int
+	var list, close int
 	cmd := &cobra.Command{
 		Use:   "study [--json] [--tables DIR] MATERIAL",
 		Short: "Count the positions people study: mutual zugzwangs and single winning moves",
@@ -25,11 +27,15 @@ moved — by kind (whoever moves loses; White to move loses and Black to move
 draws; White to move draws and Black to move loses), and the won positions
 in which exactly one legal move (captures included) keeps the win. White is
 the first-named side. The table is read whole, with the sub-tables its
-captures lead to. --list N adds up to N example positions of each kind,
+captures lead to. With --rules, under a fresh count of those rules: the
+wins inside the count, the count-critical ones — where exactly one move
+keeps the win inside the count — and the cursed wins, with those whose mate
+comes fewer than --close plies too late (materials with a bare king: board's
+honour, which needs the DTB tables, is not counted yet). --list N adds up to N example positions of each kind,
 hardest (longest mate) first, with the single winning move; --epd FILE
 writes them as EPD records (dm and bm for the single winning moves, the
 kind in c0), a training set.`,
-		Example: "  makruktb study KRvKN\n  makruktb study --json KSvKN\n  makruktb study --list 5 --epd ksvkn.epd KSvKN",
+		Example: "  makruktb study KRvKN\n  makruktb study --json KSvKN\n  makruktb study --rules thai --list 3 KRRvK\n  makruktb study --list 5 --epd ksvkn.epd KSvKN",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return fmt.Errorf("give one material, e.g. makruktb study KRvKN")
@@ -43,14 +49,22 @@ kind in c0), a training set.`,
 			if epdPath != "" && list == 0 {
 				return fmt.Errorf("--epd %s: give --list N, the number of examples of each kind", epdPath)
 			}
+			if close < 1 || close > 10000 {
+				return fmt.Errorf("--close %d: give 1 to 10000 plies", close)
+			}
+			so := retro.StudyOptions{Examples: list, Close: close}
 			if rulesName != "none" {
-				return fmt.Errorf("--rules %s: study counts plain mate results only so far (--rules none); under a count, check and line judge single positions", rulesName)
+				rules, err := honour.LookupRules(rulesName)
+				if err != nil {
+					return err
+				}
+				so.Rules = &rules
 			}
 			m, err := api.ParseMaterial(args[0])
 			if err != nil {
 				return err
 			}
-			st, err := api.Study(cmd.Context(), probe.Dir(dir), m, list)
+			st, err := api.Study(cmd.Context(), probe.Dir(dir), m, so)
 			if err != nil {
 				return err
 			}
@@ -68,7 +82,8 @@ kind in c0), a training set.`,
 		},
 	}
 	addTablesFlag(cmd, &dir)
-	cmd.Flags().StringVar(&rulesName, "rules", "none", "the count the results are judged under: none (plain mate results; the only one so far)")
+	cmd.Flags().StringVar(&rulesName, "rules", "none", "also judge under this count, fresh (thai, cambodian, asean or a profile file): count-critical positions and cursed wins; materials with a bare king only, for now")
+	cmd.Flags().IntVar(&close, "close", 4, "with --rules: a cursed win whose mate comes fewer than this many plies too late is close")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().IntVar(&list, "list", 0, "add up to N example positions of each kind, hardest first")
 	cmd.Flags().StringVar(&epdPath, "epd", "", "write the examples (--list) to this file as EPD")
