@@ -27,27 +27,20 @@ func TestHeatmapAgainstBruteForce(t *testing.T) {
 				want[s] = HeatSquare{Square: tb.Square(s).String()}
 				hists[s] = map[int]uint64{}
 			}
-			eachPlacement(m, func(p tb.Position) {
-				for side := tb.White; side <= tb.Black; side++ {
-					q := p
-					q.Side, q.CountLimit, q.Fullmove = side, tb.NoCount, 1
-					if q.Validate() != nil {
-						continue
-					}
-					if q.IsCheckmate() {
-						want[q.KingSquare(side)].Mates++
-					}
-					if side != tb.White {
-						continue
-					}
-					v := valueOf(t, q)
-					for b := q.Pieces(pc.c, pc.t); b != 0; {
-						s := b.PopFirst()
-						want[s].Positions++
-						if v.IsWin() {
-							want[s].Wins++
-							hists[s][v.Plies()]++
-						}
+			eachLegal(m, func(q tb.Position) {
+				if q.IsCheckmate() {
+					want[q.KingSquare(q.Side)].Mates++
+				}
+				if q.Side != tb.White {
+					return
+				}
+				v := valueOf(t, q)
+				for b := q.Pieces(pc.c, pc.t); b != 0; {
+					s := b.PopFirst()
+					want[s].Positions++
+					if v.IsWin() {
+						want[s].Wins++
+						hists[s][v.Plies()]++
 					}
 				}
 			})

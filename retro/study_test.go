@@ -68,6 +68,20 @@ func eachPlacement(m tb.Material, fn func(p tb.Position)) {
 	place(0, tb.Position{}, 0, 0)
 }
 
+// eachLegal calls fn with every legal position of m on the full board,
+// both sides to move, no count running.
+func eachLegal(m tb.Material, fn func(q tb.Position)) {
+	eachPlacement(m, func(p tb.Position) {
+		for side := tb.White; side <= tb.Black; side++ {
+			q := p
+			q.Side, q.CountLimit, q.Fullmove = side, tb.NoCount, 1
+			if q.Validate() == nil {
+				fn(q)
+			}
+		}
+	})
+}
+
 // bruteStudy counts what ComputeStudy counts by brute force: every
 // placement of the pieces on the full board, each position looked up on
 // its own and each move played.
@@ -206,35 +220,29 @@ func TestStudyUnderCountAgainstBruteForce(t *testing.T) {
 			got, err := ComputeStudy(context.Background(), solve(t, c.name), shared.get, Options{Threads: 2}, StudyOptions{Rules: r, Close: 4})
 			require.NoError(t, err)
 			want := map[string]map[string]uint64{"inside": {"w": 0, "b": 0}, "critical": {"w": 0, "b": 0}, "cursed": {"w": 0, "b": 0}, "close": {"w": 0, "b": 0}}
-			eachPlacement(m, func(p tb.Position) {
-				for side := tb.White; side <= tb.Black; side++ {
-					q := p
-					q.Side, q.CountLimit, q.Fullmove = side, tb.NoCount, 1
-					if q.Validate() != nil {
-						continue
+			eachLegal(m, func(q tb.Position) {
+				side := q.Side
+				v := valueOf(t, q)
+				count := r.FreshCount(&q)
+				switch r.Judge(v, count).Category {
+				case honour.Win:
+					want["inside"][side.String()]++
+					keepers := 0
+					var moves tb.MoveList
+					q.LegalMoves(&moves)
+					for _, mv := range moves.Slice() {
+						after := valueOf(t, q.Play(mv))
+						if r.Judge(after, r.Next(&q, mv, count)).Category == honour.Loss {
+							keepers++
+						}
 					}
-					v := valueOf(t, q)
-					count := r.FreshCount(&q)
-					switch r.Judge(v, count).Category {
-					case honour.Win:
-						want["inside"][side.String()]++
-						keepers := 0
-						var moves tb.MoveList
-						q.LegalMoves(&moves)
-						for _, mv := range moves.Slice() {
-							after := valueOf(t, q.Play(mv))
-							if r.Judge(after, r.Next(&q, mv, count)).Category == honour.Loss {
-								keepers++
-							}
-						}
-						if keepers == 1 {
-							want["critical"][side.String()]++
-						}
-					case honour.CursedWin:
-						want["cursed"][side.String()]++
-						if v.Plies()-r.MatingPlies(count) < 4 {
-							want["close"][side.String()]++
-						}
+					if keepers == 1 {
+						want["critical"][side.String()]++
+					}
+				case honour.CursedWin:
+					want["cursed"][side.String()]++
+					if v.Plies()-r.MatingPlies(count) < 4 {
+						want["close"][side.String()]++
 					}
 				}
 			})
