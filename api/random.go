@@ -19,9 +19,12 @@ import (
 type level struct {
 	name     string
 	min, max int // mate in moves, inclusive
+	// spare bounds the plies the count leaves to spare after the goal
+	// (mate, or under board's honour the winning capture): 0, none.
+	spare int
 }
 
-var levels = []level{{"easy", 1, 8}, {"medium", 9, 20}, {"hard", 21, 1 << 20}}
+var levels = []level{{"easy", 1, 8, 0}, {"medium", 9, 20, 0}, {"hard", 21, 1 << 20, 0}, {"tight", 1, 1 << 20, 4}}
 
 // randomDraws bounds the positions drawn for one request.
 const randomDraws = 20000
@@ -41,7 +44,7 @@ func (s *Server) randomWin(m tb.Material, r *honour.Rules, lv level, seed uint64
 		if err != nil {
 			return p, false, err
 		}
-		if moves := j.Value.Moves(); j.Category == honour.Win && j.Value.IsWin() && moves >= lv.min && moves <= lv.max {
+		if moves := j.Value.Moves(); j.Category == honour.Win && j.Value.IsWin() && moves >= lv.min && moves <= lv.max && lv.tightEnough(j, r) {
 			return p, true, nil
 		}
 	}
@@ -72,7 +75,7 @@ func (s *Server) random(r *http.Request) (response, error) {
 			}
 		}
 		if !found {
-			return response{}, badRequest("level %q: easy (mate in up to 8 moves), medium (9 to 20) or hard (more)", clip(want))
+			return response{}, badRequest("level %q: easy (mate in up to 8 moves), medium (9 to 20), hard (more) or tight (at most 4 plies to spare before the count ends)", clip(want))
 		}
 	}
 	rulesName := q.Get("rules")
@@ -101,7 +104,27 @@ func (s *Server) random(r *http.Request) (response, error) {
 	return jsonResponse(NewProbe(&pos, judged, &rules))
 }
 
+// tightEnough reports whether a win inside the count leaves at most the
+// level's spare plies (any, without a bound; a position with no count has
+// nothing to spare).
+func (l level) tightEnough(j honour.Judgement, r *honour.Rules) bool {
+	if l.spare == 0 {
+		return true
+	}
+	if j.Count.Kind == honour.NoCountKind {
+		return false
+	}
+	goal := j.Value.Plies()
+	if j.DTB.IsMate() {
+		goal = j.DTB.Plies()
+	}
+	return r.MatingPlies(j.Count)-goal <= l.spare
+}
+
 func (l level) rangeText() string {
+	if l.spare > 0 {
+		return fmt.Sprintf("any number of (%d plies or fewer to spare before the count ends)", l.spare)
+	}
 	if l.max >= 1<<20 {
 		return fmt.Sprintf("%d or more", l.min)
 	}

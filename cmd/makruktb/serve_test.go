@@ -274,3 +274,20 @@ func TestServeHeatmap(t *testing.T) {
 	status, _, body = get(t, ts, "/api/v1/heatmap/KRvK?piece=q")
 	require.Equal(t, http.StatusBadRequest, status, string(body))
 }
+
+// The tight level draws a win that the count leaves at most 4 plies to
+// spare (issue 38: difficulty by count margin).
+func TestServeRandomTight(t *testing.T) {
+	ts, _ := newTestServer(t)
+	for seed := range 3 {
+		status, _, body := get(t, ts, fmt.Sprintf("/api/v1/random?material=KRvK&level=tight&seed=%d", seed))
+		require.Equal(t, http.StatusOK, status, string(body))
+		var doc api.Probe
+		require.NoError(t, json.Unmarshal(body, &doc))
+		require.Equal(t, "win", doc.Category)
+		// A fresh thai rook count leaves 27 plies (White to move): the mate
+		// takes 23 or more.
+		require.GreaterOrEqual(t, *doc.DTM, 23, doc.FEN)
+		require.LessOrEqual(t, *doc.DTM, 27, doc.FEN)
+	}
+}
