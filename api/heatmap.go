@@ -117,16 +117,26 @@ var heatTitles = map[string]string{
 	"mates":   "checkmates by the mated king's square",
 }
 
-// WriteHeatmapSVG draws one figure of a heat map (HeatFigures; "wins"
-// when empty) as a board, darker for more, each square's figures on
-// hover.
-func WriteHeatmapSVG(w io.Writer, h *retro.Heatmap, figure string) error {
+// heatFigureTitle checks a figure's name ("" is wins) and returns it with
+// its title.
+func heatFigureTitle(figure string) (string, string, error) {
 	if figure == "" {
 		figure = "wins"
 	}
 	title, ok := heatTitles[figure]
 	if !ok {
-		return fmt.Errorf("figure %q: wins, longest, median or mates", figure)
+		return "", "", fmt.Errorf("figure %q: wins, longest, median or mates", figure)
+	}
+	return figure, title, nil
+}
+
+// WriteHeatmapSVG draws one figure of a heat map (HeatFigures; "wins"
+// when empty) as a board, darker for more, each square's figures on
+// hover.
+func WriteHeatmapSVG(w io.Writer, h *retro.Heatmap, figure string) error {
+	figure, title, err := heatFigureTitle(figure)
+	if err != nil {
+		return err
 	}
 	top := 0.0
 	for _, s := range h.Squares {
@@ -157,6 +167,6 @@ func WriteHeatmapSVG(w io.Writer, h *retro.Heatmap, figure string) error {
 		fmt.Fprintf(&b, `<text x="%d" y="458" text-anchor="middle">%c</text><text x="18" y="%d" text-anchor="middle">%d</text>`+"\n", 55+i*50, 'a'+i, 60+(7-i)*50, i+1)
 	}
 	b.WriteString("</svg>\n")
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }

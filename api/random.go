@@ -78,13 +78,9 @@ func (s *Server) random(r *http.Request) (response, error) {
 			return response{}, badRequest("level %q: easy (mate in up to 8 moves), medium (9 to 20), hard (more) or tight (at most 4 plies to spare before the count ends)", clip(want))
 		}
 	}
-	rulesName := q.Get("rules")
-	if rulesName == "" {
-		rulesName = "thai"
-	}
-	rules, ok := honour.Builtin(rulesName)
-	if !ok {
-		return response{}, badRequest("unknown rules %q: thai, cambodian, asean or none", clip(rulesName))
+	rules, err := rulesParam(q)
+	if err != nil {
+		return response{}, err
 	}
 	seed, err := strconv.ParseUint(q.Get("seed"), 10, 64)
 	if err != nil {

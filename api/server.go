@@ -11,6 +11,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -37,7 +38,10 @@ type Server struct {
 	tables    *probe.Tables
 	responses *responseCache
 	statsSlot chan struct{} // one statistics computation at a time: they load whole tables
-	log       *log.Logger
+	// lastHeat is the latest heat map, kept for its other figures (the
+	// technique page asks for two boards of one map); statsSlot guards it.
+	lastHeat *retro.Heatmap
+	log      *log.Logger
 }
 
 // NewServer returns a server of the tables (the caller closes them) that
@@ -244,13 +248,9 @@ func (s *Server) api(endpoint func(*http.Request) (response, error)) http.Handle
 // only; a server does not read profile files named by its clients).
 func query(r *http.Request) (tb.Position, honour.Rules, error) {
 	q := r.URL.Query()
-	name := q.Get("rules")
-	if name == "" {
-		name = "thai"
-	}
-	rules, ok := honour.Builtin(name)
-	if !ok {
-		return tb.Position{}, rules, badRequest("unknown rules %q: thai, cambodian, asean or none", clip(name))
+	rules, err := rulesParam(q)
+	if err != nil {
+		return tb.Position{}, rules, err
 	}
 	fen := q.Get("fen")
 	switch {
@@ -261,6 +261,20 @@ func query(r *http.Request) (tb.Position, honour.Rules, error) {
 	}
 	pos, err := tb.ParseFEN(fen)
 	return pos, rules, err
+}
+
+// rulesParam reads the rules parameter: a built-in profile, thai when
+// none is given.
+func rulesParam(q url.Values) (honour.Rules, error) {
+	name := q.Get("rules")
+	if name == "" {
+		name = "thai"
+	}
+	rules, ok := honour.Builtin(name)
+	if !ok {
+		return rules, badRequest("unknown rules %q: thai, cambodian, asean or none", clip(name))
+	}
+	return rules, nil
 }
 
 func (s *Server) probe(r *http.Request) (response, error) {
@@ -336,7 +350,14 @@ func (s *Server) heatmapOf(r *http.Request) (*retro.Heatmap, error) {
 	if _, _, err := ParsePiece(piece, m); err != nil {
 		return nil, badRequest("%v", err)
 	}
-	return Heatmap(r.Context(), s.tables.Dir(), m, piece)
+	if h := s.lastHeat; h != nil && h.Material == m.String() && h.Piece == piece {
+		return h, nil
+	}
+	h, err := Heatmap(r.Context(), s.tables.Dir(), m, piece)
+	if err == nil {
+		s.lastHeat = h
+	}
+	return h, err
 }
 
 // heatmap answers /api/v1/heatmap/MATERIAL?piece=P with stats --heatmap
@@ -352,13 +373,17 @@ func (s *Server) heatmap(r *http.Request) (response, error) {
 // heatmapSVG answers /api/v1/heatmap/MATERIAL/board.svg?piece=P with the
 // board stats --heatmap --svg draws (&figure=wins|longest|median|mates).
 func (s *Server) heatmapSVG(r *http.Request) (response, error) {
+	figure := r.URL.Query().Get("figure")
+	if _, _, err := heatFigureTitle(figure); err != nil {
+		return response{}, badRequest("%v", err) // before the map is computed
+	}
 	h, err := s.heatmapOf(r)
 	if err != nil {
 		return response{}, err
 	}
 	var b bytes.Buffer
-	if err := WriteHeatmapSVG(&b, h, r.URL.Query().Get("figure")); err != nil {
-		return response{}, badRequest("%v", err)
+	if err := WriteHeatmapSVG(&b, h, figure); err != nil {
+		return response{}, err
 	}
 	return response{"image/svg+xml", b.Bytes()}, nil
 }
