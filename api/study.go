@@ -27,7 +27,11 @@ func Study(ctx context.Context, dir string, m tb.Material, so retro.StudyOptions
 
 // WriteStudyText writes what the study command prints.
 func WriteStudyText(w io.Writer, st *retro.Study) {
-	fmt.Fprintf(w, "%s (full board, every legal placement counted once; plain mate results, then under the count asked)\n\n", st.Material)
+	judged := "plain mate results"
+	if st.WinsInsideCount != nil {
+		judged += ", then under a fresh " + st.Rules + " count"
+	}
+	fmt.Fprintf(w, "%s (full board, every legal placement counted once; %s)\n\n", st.Material, judged)
 	z := st.MutualZugzwangs
 	fmt.Fprintln(w, "mutual zugzwangs (legal with either side to move)")
 	fmt.Fprintf(w, "  %-42s %12s\n", "whoever moves loses", num(z.WhoeverMovesLoses))
