@@ -127,8 +127,11 @@ func (g *Game) PlayMove(m tb.Move) {
 }
 
 // firstMove reads a cambodian first move of a king or Met that still has
-// its right (a move the move generator does not make): its piece must be
-// the side to move's and its target not hold one of that side's pieces.
+// its right (a move the move generator does not make): the king's leap as
+// a knight, when it is not in check, or the Met's step two squares
+// straight forward. Its piece must be the side to move's, its target not
+// hold one of that side's pieces nor a king, and it may not leave its own
+// king in check.
 func (g *Game) firstMove(move string) (tb.Move, bool) {
 	if len(move) != 4 {
 		return tb.NoMove, false
@@ -139,10 +142,25 @@ func (g *Game) firstMove(move string) (tb.Move, bool) {
 		return tb.NoMove, false
 	}
 	c, t := g.Pos.PieceAt(from)
-	if c != g.Pos.Side || (t != tb.King && t != tb.Met) || g.Pos.ByColor(c).Has(to) {
+	if c != g.Pos.Side || g.Pos.ByColor(c).Has(to) || g.Pos.ByType(tb.King).Has(to) {
 		return tb.NoMove, false
 	}
-	return tb.NewMove(from, to), true
+	df, dr := to.File()-from.File(), to.Rank()-from.Rank()
+	forward := 1
+	if c == tb.Black {
+		forward = -1
+	}
+	switch {
+	case t == tb.King && df*df+dr*dr == 5 && !g.Pos.InCheck(c):
+	case t == tb.Met && df == 0 && dr == 2*forward:
+	default:
+		return tb.NoMove, false
+	}
+	m := tb.NewMove(from, to)
+	if q := g.Pos.Play(m); q.InCheck(c) {
+		return tb.NoMove, false
+	}
+	return m, true
 }
 
 func parseSquare(s string) (tb.Square, bool) {
