@@ -46,6 +46,15 @@ func plies(n int) string {
 	return countPlies(n)
 }
 
+// limitText is a count's limit as its rules count it: in moves (plies
+// when odd), or in half-moves.
+func limitText(limit int, r *honour.Rules) string {
+	if r.Unit == honour.UnitHalfMoves {
+		return units.Plural(limit, "half-move", "half-moves")
+	}
+	return plies(limit)
+}
+
 // NewCheck is the document of pos, judged j under r: its verdict, e.g.
 // "White wins: mate in 7 moves; pieces' honour, limit 8 moves, count at
 // ply 8 → 8 plies left → DRAW by the count (cursed-win)".
@@ -82,9 +91,9 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 	}
 	left := r.MatingPlies(c) - 1
 	if c.Started() {
-		fmt.Fprintf(&b, ", limit %s, count at ply %d → %s left", plies(c.Limit), c.Ply, countPlies(max(left, 0)))
+		fmt.Fprintf(&b, ", limit %s, count at ply %d → %s left", limitText(c.Limit, r), c.Ply, countPlies(max(left, 0)))
 	} else {
-		fmt.Fprintf(&b, ", limit %s, starting after this move (%s has more pieces than may count) → %s left", plies(c.Limit), pos.Side.Name(), countPlies(max(left, 0)))
+		fmt.Fprintf(&b, ", limit %s, starting after this move (%s has more pieces than may count) → %s left", limitText(c.Limit, r), pos.Side.Name(), countPlies(max(left, 0)))
 	}
 	if j.DTB.IsMate() {
 		fmt.Fprintf(&b, "; mate or a winning capture of the last piece in %s", countPlies(j.DTB.Plies()))

@@ -6,6 +6,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 	"io"
 
@@ -49,6 +50,9 @@ type Count struct {
 	// Expired: the count has passed its limit, so no mate can come inside
 	// it any more (a checkmate on the board still stands).
 	Expired bool `json:"expired"`
+	// Unit is the step of the count as players call it: "moves" (two
+	// plies) or "half-moves" (one ply; the thai-halfmove profile).
+	Unit string `json:"unit"`
 }
 
 // Position is a position judged under a count: the head of probe's
@@ -124,6 +128,7 @@ func NewCount(c honour.Count, r *honour.Rules) Count {
 	return Count{
 		Rules: r.Name, Kind: string(c.Kind), Limit: c.Limit, Ply: c.Ply, Remaining: max(c.Remaining(), 0),
 		Expired: c.Kind != honour.NoCountKind && r.MatingPlies(c) <= 0,
+		Unit:    string(cmp.Or(r.Unit, honour.UnitMoves)),
 	}
 }
 

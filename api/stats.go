@@ -35,9 +35,11 @@ func Stats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, error)
 		if err != nil {
 			return nil, err
 		}
-		if st.Count[r.Name], err = retro.BoardCounts(ctx, table, dtb, &r, retro.Options{}); err != nil {
+		counts, err := retro.BoardCounts(ctx, table, dtb, &r, retro.Options{})
+		if err != nil {
 			return nil, err
 		}
+		st.SetCount(r.Name, counts)
 	}
 	return st, nil
 }
@@ -94,11 +96,17 @@ func WriteStatsText(w io.Writer, st *retro.Stats) {
 	for _, n := range moves {
 		fmt.Fprintf(w, "%15d  %15d %15d %15d %15d\n", n, hs[0][n], hs[1][n], hs[2][n], hs[3][n])
 	}
-	fmt.Fprintf(w, "\nunder a fresh honour count   %12s %12s %12s %12s %12s %12s\n", "win", "cursed-win", "draw", "blessed-loss", "loss", "needs DTB")
-	for _, r := range []string{"thai", "cambodian", "asean", "none"} {
+	fmt.Fprintf(w, "\nunder a fresh honour count      %12s %12s %12s %12s %12s %12s\n", "win", "cursed-win", "draw", "blessed-loss", "loss", "needs DTB")
+	for _, r := range honour.BuiltinRules() {
 		for _, side := range []string{"w", "b"} {
-			c := st.Count[r][side]
-			fmt.Fprintf(w, "  %-10s %s to move      %12d %12d %12d %12d %12d %12d\n", r, side, c.Win, c.CursedWin, c.Draw, c.BlessedLoss, c.Loss, c.Unknown)
+			c := st.Count[r.Name][side]
+			fmt.Fprintf(w, "  %-13s %s to move      %12d %12d %12d %12d %12d %12d\n", r.Name, side, c.Win, c.CursedWin, c.Draw, c.BlessedLoss, c.Loss, c.Unknown)
+		}
+	}
+	fmt.Fprintln(w, "\nwins and losses a fresh count turns into draws:")
+	for _, r := range honour.BuiltinRules() {
+		if d, ok := st.CountDraws[r.Name]; ok && r.Name != honour.NoRules.Name {
+			fmt.Fprintf(w, "  %-13s %s\n", r.Name, countDrawText(d))
 		}
 	}
 	if len(st.Longest) > 0 {
@@ -107,4 +115,17 @@ func WriteStatsText(w io.Writer, st *retro.Stats) {
 			fmt.Fprintf(w, "  %-40s mate in %d moves (%d plies)\n", l.FEN, (l.DTM+1)/2, l.DTM)
 		}
 	}
+}
+
+// countDrawText is a CountDraw in words: "12.3% (1,234 of 10,000)", with
+// the share only a DTB table could judge.
+func countDrawText(d retro.CountDraw) string {
+	if d.Decided == 0 {
+		return "no wins"
+	}
+	text := fmt.Sprintf("%5.1f%%  (%d of %d)", 100*d.Share, d.Drawn, d.Decided)
+	if d.Unknown > 0 {
+		text += fmt.Sprintf(", and %d more only a DTB table of it can judge", d.Unknown)
+	}
+	return text
 }

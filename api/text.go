@@ -78,7 +78,7 @@ func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *h
 		}
 		san := cur.SAN(m.Move)
 		cur = cur.Play(m.Move)
-		fmt.Fprintf(w, "%-6s %-6s %-7s %-14s %s\n", number, m.Move, san, afterText(m.After.Value), countText(m.After.Count, announce))
+		fmt.Fprintf(w, "%-6s %-6s %-7s %-14s %s\n", number, m.Move, san, afterText(m.After.Value), countText(m.After.Count, announce, rules.Unit))
 		if (i+1)%every == 0 || i == len(line)-1 {
 			fmt.Fprintln(w)
 			writeBoard(w, &cur, ascii)
@@ -101,14 +101,14 @@ func afterText(v value.Value) string {
 // countText shows a running count, e.g. "count 9/16 (pieces)", and as
 // players call it when a announces it ("count 9/32 (pieces, called 5 of
 // 16)").
-func countText(c honour.Count, a honour.Announcement) string {
+func countText(c honour.Count, a honour.Announcement, u honour.Unit) string {
 	if c.Kind == honour.NoCountKind {
 		return ""
 	}
 	if !c.Started() {
 		return fmt.Sprintf("count -/%d (%s, starts after this move)", c.Limit, c.Kind)
 	}
-	if called := c.Called(a); called != "" {
+	if called := c.Called(a, u); called != "" {
 		return fmt.Sprintf("count %d/%d (%s, called %s)", c.Ply, c.Limit, c.Kind, called)
 	}
 	return fmt.Sprintf("count %d/%d (%s)", c.Ply, c.Limit, c.Kind)

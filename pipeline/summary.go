@@ -114,19 +114,13 @@ func countDraws(ctx context.Context, dir string, cache *store.Cache, j Job, tabl
 // losses, both sides to move) that a fresh count draws; "+N% DTB" is the
 // share of board's-honour results only a DTB table can judge.
 func CountDrawShare(counts map[string]retro.CountStats) string {
-	var wins, cursed, unknown uint64
-	for _, side := range []string{"w", "b"} {
-		c := counts[side]
-		wins += c.Win + c.CursedWin + c.Loss + c.BlessedLoss + c.Unknown
-		cursed += c.CursedWin + c.BlessedLoss
-		unknown += c.Unknown
-	}
-	if wins == 0 {
+	d := retro.CountDrawOf(counts)
+	if d.Decided == 0 {
 		return "no wins"
 	}
-	text := fmt.Sprintf("%.1f%%", 100*float64(cursed)/float64(wins))
-	if unknown > 0 {
-		text += fmt.Sprintf(" +%.1f%% DTB", 100*float64(unknown)/float64(wins))
+	text := fmt.Sprintf("%.1f%%", 100*d.Share)
+	if d.Unknown > 0 {
+		text += fmt.Sprintf(" +%.1f%% DTB", 100*float64(d.Unknown)/float64(d.Decided))
 	}
 	return text
 }

@@ -248,3 +248,53 @@ func TestBestJudged(t *testing.T) {
 	}
 	require.Equal(t, honour.BlessedLoss, honour.CursedWin.Opposite())
 }
+
+// The invariant of the count's readings (issue 40): a position's verdict
+// under any profile is its verdict under thai with the count that profile
+// implies written into its FEN (a limit a ply shorter where the profile
+// draws on reaching it). Pieces' counts, random positions of both sides to
+// move, from the tables.
+func TestProfilesAsThaiCountFields(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 1))
+	thai := honour.ThaiRules
+	for _, name := range []string{"KRvK", "KRRvK"} {
+		_, dir := buildTables(t, name)
+		tables, err := probe.Open(dir)
+		require.NoError(t, err)
+		m := tb.MustParseMaterial(name)
+		changed := 0
+		for range 400 {
+			side := tb.Color(rng.IntN(2))
+			p, ok := tb.RandomPosition(rng, m, side)
+			if !ok {
+				continue
+			}
+			for _, r := range honour.BuiltinRules() {
+				j, err := tables.Judge(&p, &r)
+				require.NoError(t, err)
+				c := j.Count
+				q := p
+				if c.Kind != honour.NoCountKind {
+					q.CountLimit, q.CountPly = c.Limit, c.Ply
+					if r.MatingPlies(c) == c.Limit-c.Ply {
+						q.CountLimit-- // draws on reaching: thai draws on exceeding a ply earlier
+					}
+				}
+				asThai, err := tables.Judge(&q, &thai)
+				require.NoError(t, err)
+				if c.Kind == honour.NoCountKind {
+					require.Equal(t, honour.PiecesCount, asThai.Count.Kind)
+					continue // no count under r; thai's own count runs
+				}
+				require.Equal(t, j.Category, asThai.Category, "%s under %s; %s under thai", p.FEN(), r.Name, q.FEN())
+				thaiFresh, err := tables.Judge(&p, &thai)
+				require.NoError(t, err)
+				if thaiFresh.Category != j.Category {
+					changed++
+				}
+			}
+		}
+		require.NotZero(t, changed, "%s: some verdicts differ between the profiles", name)
+		require.NoError(t, tables.Close())
+	}
+}

@@ -49,6 +49,48 @@ type Stats struct {
 	// Count classifies the positions under each rule profile with a fresh
 	// count: profile name → side → counts.
 	Count map[string]map[string]CountStats `json:"count"`
+	// CountDraws is, for each profile of Count, how many of the decided
+	// positions its fresh count turns into draws (SetCount keeps it in
+	// step with Count).
+	CountDraws map[string]CountDraw `json:"count_draws"`
+}
+
+// CountDraw is how much a profile's count matters to a material: of the
+// decided positions (wins and losses, both sides to move, full board),
+// those a fresh count turns into draws (cursed wins and blessed losses).
+// Unknown are the board's-honour results only a DTB table can judge;
+// Share is Drawn/Decided (0 with nothing decided).
+type CountDraw struct {
+	Decided uint64  `json:"decided"`
+	Drawn   uint64  `json:"drawn"`
+	Unknown uint64  `json:"unknown"`
+	Share   float64 `json:"share"`
+}
+
+// CountDrawOf sums one profile's counts (side → counts) into a CountDraw.
+func CountDrawOf(counts map[string]CountStats) CountDraw {
+	var d CountDraw
+	for _, side := range []string{"w", "b"} {
+		c := counts[side]
+		d.Decided += c.Win + c.CursedWin + c.Loss + c.BlessedLoss + c.Unknown
+		d.Drawn += c.CursedWin + c.BlessedLoss
+		d.Unknown += c.Unknown
+	}
+	if d.Decided > 0 {
+		d.Share = float64(d.Drawn) / float64(d.Decided)
+	}
+	return d
+}
+
+// SetCount records the counts of profile name (side → counts) and their
+// count draws.
+func (st *Stats) SetCount(name string, counts map[string]CountStats) {
+	if st.Count == nil {
+		st.Count = map[string]map[string]CountStats{}
+		st.CountDraws = map[string]CountDraw{}
+	}
+	st.Count[name] = counts
+	st.CountDraws[name] = CountDrawOf(counts)
 }
 
 // CountStats counts positions by category under a fresh honour count, from
@@ -251,12 +293,12 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 		}
 		st.Sides[side.String()] = total
 	}
-	st.Count = map[string]map[string]CountStats{}
 	for _, r := range honour.BuiltinRules() {
-		st.Count[r.Name] = map[string]CountStats{}
+		counts := map[string]CountStats{}
 		for side := tb.White; side <= tb.Black; side++ {
-			st.Count[r.Name][side.String()] = countStats(st.Sides[side.String()], space.Material(), side, &r)
+			counts[side.String()] = countStats(st.Sides[side.String()], space.Material(), side, &r)
 		}
+		st.SetCount(r.Name, counts)
 	}
 	return st, nil
 }

@@ -138,6 +138,14 @@ func (d *Dialect) Next(p *tb.Position, mv tb.Move, c Count) Count {
 			c = Count{Limit: limit, Ply: 2*m.Pieces() - 1}
 		}
 	}
+	if captured != tb.NoPiece && captured != tb.Pawn && c.Running() && m.SidePieces(mover) == 0 &&
+		d.Rules.BareKingCapture == honour.CaptureRestarts && !m.HasPawns() && m.Pieces() > 2 {
+		// Rules where a capture by the bare king starts a new count: the
+		// count of the material left, as a fresh one would start.
+		if limit := d.limitFor(m, mover); limit > 0 {
+			c = Count{Limit: limit, Ply: d.Rules.FreshCountFor(m, toMove).Ply}
+		}
+	}
 	baredNow := (captured != tb.NoPiece || mv.IsPromotion()) && m.SidePieces(toMove) == 0
 	if !c.Running() || baredNow {
 		if limit := d.limitFor(m, toMove); limit > 0 {

@@ -124,11 +124,17 @@ function verdict(doc) {
       return { head: "Draw by the count", plain: `${mate} without the count, but the count runs out first` };
   }
 }
-// calledText is the count as players call it aloud, in moves, as
-// honour.Count.Called gives it: up, "3 of 16" (the number called with the
-// counting side's latest move); down, "13 left" (the moves left).
+// calledText is the count as players call it aloud, as
+// honour.Count.Called gives it: in moves, up "3 of 16" (the number called
+// with the counting side's latest move) and down "13 left" (the moves
+// left); in half-moves, every ply: up "5 of 16", down "11 left".
 function calledText(c, way) {
   if (c.ply < 0) return "";
+  if (c.unit === "half-moves") {
+    if (way === "up") return `${c.ply} of ${c.limit}`;
+    if (way === "down") return `${Math.max(c.limit - c.ply, 0)} left`;
+    return "";
+  }
   if (way === "up") return `${Math.floor((c.ply + 1) / 2)} of ${Math.floor((c.limit + 1) / 2)}`;
   if (way === "down") return `${Math.floor(Math.max(c.limit - c.ply + 1, 0) / 2)} left`;
   return "";
@@ -141,7 +147,8 @@ function countText(doc) {
   if (!counted(doc)) return `no counting rule (${c.rules} rules): ${result}`;
   const kind = c.kind === "pieces" ? "pieces' honour" : "board's honour";
   const at = c.ply < 0 ? "starting after this move" : `count at ply ${c.ply}`;
-  let text = `${kind}, limit ${c.limit} plies (${c.limit / 2} moves), ${at} → ${plural(c.remaining, "ply", "plies")} left (${c.rules} rules)`;
+  const size = c.unit === "half-moves" ? "half-moves" : `plies (${c.limit / 2} moves)`;
+  let text = `${kind}, limit ${c.limit} ${size}, ${at} → ${plural(c.remaining, "ply", "plies")} left (${c.rules} rules)`;
   const called = calledText(c, $("announce").value);
   if (called) text += `; called aloud: ${called}`;
   if (doc.dtb !== undefined) text += `; goal (mate or a winning capture of the last piece) in ${doc.dtb} plies`;

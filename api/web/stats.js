@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 
 // The built-in profiles first, in this order; others after them.
-const RULES_ORDER = ["thai", "cambodian", "asean", "none"];
+const RULES_ORDER = ["thai", "thai-strong", "thai-plain", "thai-halfmove", "cambodian", "asean", "none"];
 
 // n with thousands separators: 10,780,728.
 function num(n) { return n.toLocaleString("en-US"); }

@@ -51,7 +51,7 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 				}
 			} else {
 				fmt.Fprintln(cmd.OutOrStdout(), doc.Verdict)
-				if called := j.Count.Called(announcement); called != "" {
+				if called := j.Count.Called(announcement, pr.rules.Unit); called != "" {
 					fmt.Fprintf(cmd.OutOrStdout(), "The count called aloud, counting %s: %s.\n", announcement, called)
 				}
 			}

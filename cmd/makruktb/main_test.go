@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,6 +170,24 @@ func TestStatsJSON(t *testing.T) {
 	require.Contains(t, out, `"legal": 175168`) // white to move, as in chess
 	require.Contains(t, out, `"legal": 223944`) // black to move
 	require.Contains(t, out, `"31": 916`)       // the mates in 16
+	// How much the reading of the count matters (issue 40): the share of
+	// KRvK's wins and losses each profile's fresh count draws, as the
+	// README's table gives it.
+	var st struct {
+		CountDraws map[string]struct {
+			Decided, Drawn uint64
+			Share          float64
+		} `json:"count_draws"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &st))
+	for name, share := range map[string]string{"thai": "16.7", "thai-strong": "0.8", "thai-plain": "0.0", "thai-halfmove": "72.3", "cambodian": "29.9", "asean": "0.0"} {
+		d := st.CountDraws[name]
+		require.Equal(t, uint64(175168+201700), d.Decided, name)
+		require.Equal(t, share, fmt.Sprintf("%.1f", 100*d.Share), name)
+	}
+	text, err := run(t, "stats", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	require.Regexp(t, `thai-halfmove +72\.3%  \(\d+ of 376868\)`, text)
 
 	// --svg writes the histogram the explorer shows: 916 + 3056 positions
 	// (white to move, black to move) are 16 moves from mate.

@@ -78,7 +78,7 @@ func TestServeProbe(t *testing.T) {
 	_, _, body = get(t, ts, fenQuery("/api/v1/probe", longestKRvK))
 	require.NoError(t, json.Unmarshal(body, &doc))
 	require.Equal(t, "cursed-win", doc.Category)
-	require.Equal(t, api.Count{Rules: "thai", Kind: "pieces", Limit: 32, Ply: 5, Remaining: 27}, doc.Count)
+	require.Equal(t, api.Count{Rules: "thai", Kind: "pieces", Limit: 32, Ply: 5, Remaining: 27, Unit: "moves"}, doc.Count)
 	// A second request is answered from the cache, byte for byte.
 	_, _, again := get(t, ts, fenQuery("/api/v1/probe", longestKRvK))
 	require.Equal(t, body, again)

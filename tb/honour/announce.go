@@ -17,6 +17,9 @@ import "fmt"
 //	down    (Limit−Ply+1)/2            the moves left, the current one
 //	                                   included (64 at the start of a
 //	                                   board's count of 128 plies)
+//
+// A profile that counts half-moves (UnitHalfMoves) calls every ply: up
+// "Ply of Limit", down "Limit−Ply left".
 
 // Announcement is the way a count is shown: in plies, or called aloud in
 // moves, counting up or down.
@@ -39,11 +42,20 @@ func ParseAnnouncement(s string) (Announcement, error) {
 	return "", fmt.Errorf("announce %q: plies, up (\"3 of 16\") or down (\"64, 63, 62…\")", s)
 }
 
-// Called returns the count as players call it aloud (see above), e.g.
-// "3 of 16" counting up or "13 left" counting down; "" in plies, for no
-// count, and for a count that has not started.
-func (c Count) Called(a Announcement) string {
+// Called returns the count as players call it aloud (see above) in unit
+// u, e.g. "3 of 16" counting up or "13 left" counting down; "" in plies,
+// for no count, and for a count that has not started.
+func (c Count) Called(a Announcement, u Unit) string {
 	if c.Kind == NoCountKind || c.Kind == "" || !c.Started() {
+		return ""
+	}
+	if u == UnitHalfMoves {
+		switch a {
+		case AnnounceUp:
+			return fmt.Sprintf("%d of %d", c.Ply, c.Limit)
+		case AnnounceDown:
+			return fmt.Sprintf("%d left", max(c.Limit-c.Ply, 0))
+		}
 		return ""
 	}
 	switch a {

@@ -24,16 +24,16 @@ func TestCalled(t *testing.T) {
 		{130, "65 of 64", "0 left"},
 	} {
 		board.Ply = c.ply
-		require.Equal(t, c.up, board.Called(AnnounceUp), "ply %d", c.ply)
-		require.Equal(t, c.down, board.Called(AnnounceDown), "ply %d", c.ply)
-		require.Empty(t, board.Called(AnnouncePlies))
+		require.Equal(t, c.up, board.Called(AnnounceUp, UnitMoves), "ply %d", c.ply)
+		require.Equal(t, c.down, board.Called(AnnounceDown, UnitMoves), "ply %d", c.ply)
+		require.Empty(t, board.Called(AnnouncePlies, UnitMoves))
 	}
 	// Thai: a rook's count starts at the number of pieces, KRvK's at 3.
 	krvk := ThaiRules.FreshCountFor(tb.MustParseMaterial("KRvK"), tb.Black)
-	require.Equal(t, "3 of 16", krvk.Called(AnnounceUp))
-	require.Equal(t, "13 left", krvk.Called(AnnounceDown))
-	require.Empty(t, Count{Kind: NoCountKind}.Called(AnnounceUp))
-	require.Empty(t, Count{Kind: BoardCount, Limit: 128, Ply: -1}.Called(AnnounceDown), "not started")
+	require.Equal(t, "3 of 16", krvk.Called(AnnounceUp, UnitMoves))
+	require.Equal(t, "13 left", krvk.Called(AnnounceDown, UnitMoves))
+	require.Empty(t, Count{Kind: NoCountKind}.Called(AnnounceUp, UnitMoves))
+	require.Empty(t, Count{Kind: BoardCount, Limit: 128, Ply: -1}.Called(AnnounceDown, UnitMoves), "not started")
 	for _, s := range []string{"", "plies", "up", "down"} {
 		_, err := ParseAnnouncement(s)
 		require.NoError(t, err, s)

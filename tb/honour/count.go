@@ -74,15 +74,20 @@ func (r *Rules) FreshCountFor(m tb.Material, side tb.Color) Count {
 		if limit == 0 {
 			return Count{Kind: NoCountKind}
 		}
-		start := 0
+		steps := 0
 		switch r.Start {
 		case StartAll:
-			start = 2 * m.Pieces()
+			steps = m.Pieces()
 		case StartStrong:
-			start = 2 * (1 + m.SidePieces(bare.Other()))
+			steps = 1 + m.SidePieces(bare.Other())
+		case StartStrongPieces:
+			steps = m.SidePieces(bare.Other())
 		}
-		if start > 0 && side != bare {
-			start-- // the strong side moves first: the count began a ply earlier
+		start := r.Unit.plies(steps)
+		if start > 0 && side != bare && r.Unit != UnitHalfMoves {
+			// Counted in moves, the strong side moves first: the count
+			// began a ply earlier. Half-moves count every ply as it is.
+			start--
 		}
 		return Count{Kind: PiecesCount, Limit: limit, Ply: start}
 	}
@@ -118,7 +123,7 @@ func (r *Rules) CountOfMaterial(p *tb.Position, m tb.Material) Count {
 // position whose count has not passed the limit.
 func (r *Rules) MatingPlies(c Count) int {
 	d := c.Limit - c.Ply + 1
-	if r.DrawAtLimit {
+	if r.drawsOnReaching(c.Kind) {
 		d--
 	}
 	return d
@@ -154,8 +159,9 @@ func (r *Rules) BaringCapture(after tb.Material, bare tb.Color, dtm value.Value)
 
 // Next returns the count after move m is played from p (count c): one
 // ply more, or a fresh pieces' count when the move bares a side (its limit
-// then fixed by the material left). A capture by the bare king neither
-// resets the count nor changes its limit.
+// then fixed by the material left). A capture by the bare king goes on
+// with the same count, or, where the rules say it restarts
+// (CaptureRestarts), starts a fresh count of the material left.
 func (r *Rules) Next(p *tb.Position, m tb.Move, c Count) Count {
 	q := p.Play(m)
 	after := tb.MaterialOf(&q)
@@ -163,6 +169,9 @@ func (r *Rules) Next(p *tb.Position, m tb.Move, c Count) Count {
 		if _, bare := Bare(after); bare {
 			return r.FreshCountFor(after, q.Side)
 		}
+	}
+	if c.Kind == PiecesCount && r.BareKingCapture == CaptureRestarts && p.IsCapture(m) && after.Pieces() > 2 {
+		return r.FreshCountFor(after, q.Side)
 	}
 	if c.Kind != NoCountKind {
 		c.Ply++

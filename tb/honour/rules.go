@@ -14,11 +14,13 @@ import (
 // the same code.
 //
 // Pieces' honour runs when one side has only its king: its limit is chosen
-// by the stronger side's material (first matching entry of Pieces), and the
-// count starts at an offset (all pieces on the board, the strong side's
-// pieces, or none). Board's honour runs when both sides still have pieces.
-// Counts are kept in plies; a position whose count ply exceeds the limit
-// (or reaches it, for DrawAtLimit) is drawn unless the side to move is
+// by the stronger side's material (the first entry of Pieces that matches,
+// so the order of the rows decides where several could: see PiecesLimit),
+// and the count starts at an offset (Start: all pieces on the board, the
+// strong side's pieces, or none), counted in Unit. Board's honour runs when
+// both sides still have pieces. Counts are kept in plies; a position whose
+// count ply exceeds the limit (or reaches it, for a count that draws on
+// reaching: PiecesDraw, BoardDraw) is drawn unless the side to move is
 // checkmated.
 type Rules struct {
 	Name string `json:"name"`
@@ -26,9 +28,23 @@ type Rules struct {
 	Pieces []PiecesLimit `json:"pieces"`
 	// Start says where a fresh pieces'-honour count starts.
 	Start Start `json:"start"`
-	// DrawAtLimit draws as soon as the count reaches the limit instead of
-	// when it exceeds it.
-	DrawAtLimit bool `json:"draw_at_limit"`
+	// Unit is what one step of the count is: a move of each side (two
+	// plies, the default) or a half-move (one ply). It scales Start and
+	// the count called aloud; the limits are in plies either way.
+	Unit Unit `json:"unit,omitempty"`
+	// DrawAtLimit draws as soon as either count reaches its limit instead
+	// of when it exceeds it. It predates PiecesDraw and BoardDraw, which
+	// choose for each count, and may not be given with them.
+	DrawAtLimit bool `json:"draw_at_limit,omitempty"`
+	// PiecesDraw and BoardDraw say when the pieces' and the board's count
+	// draw: on exceeding the limit (the default) or on reaching it.
+	PiecesDraw LimitDraw `json:"pieces_draw,omitempty"`
+	BoardDraw  LimitDraw `json:"board_draw,omitempty"`
+	// BareKingCapture says what a capture made by the bare king does to
+	// a running pieces' count: it goes on with the same limit (the
+	// default), or a new count starts as a fresh one would, with the limit
+	// of the material left.
+	BareKingCapture BareKingCapture `json:"bare_king_capture,omitempty"`
 	// BoardPlies is the board's-honour limit in plies; 0 means no board's
 	// honour.
 	BoardPlies int `json:"board_plies"`
@@ -40,18 +56,68 @@ type Rules struct {
 	BoardCounters int `json:"board_counters,omitempty"`
 }
 
-// Start is where a fresh pieces'-honour count starts.
+// Start is where a fresh pieces'-honour count starts, in the profile's
+// unit.
 type Start string
 
 const (
-	StartAll    Start = "all"    // every piece on the board, both kings included
-	StartStrong Start = "strong" // the stronger side's pieces, its king included
-	StartNone   Start = "none"   // zero
+	StartAll          Start = "all"           // every piece on the board, both kings included
+	StartStrong       Start = "strong"        // the stronger side's pieces, its king included
+	StartStrongPieces Start = "strong-pieces" // the stronger side's pieces other than its king
+	StartNone         Start = "none"          // zero: the whole limit
 )
+
+// Unit is the step of a count.
+type Unit string
+
+const (
+	UnitMoves     Unit = "moves"      // a move of each side: two plies (also "")
+	UnitHalfMoves Unit = "half-moves" // each half-move: one ply
+)
+
+// plies returns the plies of n steps of the count.
+func (u Unit) plies(n int) int {
+	if u == UnitHalfMoves {
+		return n
+	}
+	return 2 * n
+}
+
+// LimitDraw is when a count draws: "exceed" (also "") or "reach".
+type LimitDraw string
+
+const (
+	DrawOnExceeding LimitDraw = "exceed" // the count passes its limit
+	DrawOnReaching  LimitDraw = "reach"  // the count reaches its limit
+)
+
+// BareKingCapture is what a capture by the bare king does to its count:
+// "continue" (also "") or "restart".
+type BareKingCapture string
+
+const (
+	CaptureContinues BareKingCapture = "continue" // the count goes on, same limit
+	CaptureRestarts  BareKingCapture = "restart"  // a fresh count of the material left
+)
+
+// drawsOnReaching reports whether a count of that kind draws when it
+// reaches its limit (rather than when it exceeds it).
+func (r *Rules) drawsOnReaching(kind CountKind) bool {
+	if r.DrawAtLimit {
+		return true
+	}
+	if kind == BoardCount {
+		return r.BoardDraw == DrawOnReaching
+	}
+	return r.PiecesDraw == DrawOnReaching
+}
 
 // PiecesLimit is one row of the pieces'-honour table: when the stronger
 // side has at least AtLeast pieces of type Piece (any material when Piece
-// is AnyPiece), the count limit is Plies.
+// is AnyPiece), the count limit is Plies. The first row that matches
+// decides: king, khon and two knights have 32 moves when the two knights'
+// row comes before the one khon's (thai) and 44 when it comes after
+// (thai-halfmove), as the texts read it either way.
 type PiecesLimit struct {
 	Piece   LimitPiece `json:"piece"`
 	AtLeast int        `json:"at_least"`
@@ -100,6 +166,9 @@ func (p *LimitPiece) UnmarshalText(text []byte) error {
 	return fmt.Errorf("piece %q: must be R, S, N or M", text)
 }
 
+// movesTable is the pieces'-honour table of the texts in moves (two
+// rooks, one rook, two khons, two knights, one khon, anything else), in
+// that order: king, khon and two knights count as two knights.
 func movesTable(rook2, rook, khon2, knight2, khon, other int) []PiecesLimit {
 	r, s, n := PieceOf(tb.Rook), PieceOf(tb.Khon), PieceOf(tb.Knight)
 	return []PiecesLimit{
@@ -108,16 +177,40 @@ func movesTable(rook2, rook, khon2, knight2, khon, other int) []PiecesLimit {
 	}
 }
 
-// Built-in rule profiles.
+// halfMovesTable is the table of the text that counts half-moves
+// (../shared/sources/000): the same numbers, each a ply, and one khon
+// before two knights (its "two knights" row says "no khons").
+func halfMovesTable() []PiecesLimit {
+	r, s, n := PieceOf(tb.Rook), PieceOf(tb.Khon), PieceOf(tb.Knight)
+	return []PiecesLimit{{r, 2, 8}, {r, 1, 16}, {s, 2, 22}, {s, 1, 44}, {n, 2, 32}, {AnyPiece, 0, 64}}
+}
+
+// Built-in rule profiles. The thai ones differ in where the pieces' count
+// starts; thai-halfmove is the whole reading of the text that counts
+// half-moves.
 var (
-	ThaiRules      = Rules{Name: "thai", Pieces: movesTable(8, 16, 22, 32, 44, 64), Start: StartAll, BoardPlies: 128}
-	CambodianRules = Rules{Name: "cambodian", Pieces: movesTable(7, 15, 21, 31, 43, 63), Start: StartAll, BoardPlies: 126, BoardCounters: 3}
-	ASEANRules     = Rules{Name: "asean", Pieces: []PiecesLimit{{PieceOf(tb.Rook), 1, 32}, {PieceOf(tb.Khon), 1, 88}, {PieceOf(tb.Knight), 1, 128}}, Start: StartNone}
-	NoRules        = Rules{Name: "none"}
+	ThaiRules         = Rules{Name: "thai", Pieces: movesTable(8, 16, 22, 32, 44, 64), Start: StartAll, BoardPlies: 128}
+	ThaiStrongRules   = Rules{Name: "thai-strong", Pieces: movesTable(8, 16, 22, 32, 44, 64), Start: StartStrongPieces, BoardPlies: 128}
+	ThaiPlainRules    = Rules{Name: "thai-plain", Pieces: movesTable(8, 16, 22, 32, 44, 64), Start: StartNone, BoardPlies: 128}
+	ThaiHalfMoveRules = Rules{Name: "thai-halfmove", Pieces: halfMovesTable(), Start: StartNone, Unit: UnitHalfMoves, BoardDraw: DrawOnReaching, BoardPlies: 64}
+	CambodianRules    = Rules{Name: "cambodian", Pieces: movesTable(7, 15, 21, 31, 43, 63), Start: StartAll, BoardPlies: 126, BoardCounters: 3}
+	ASEANRules        = Rules{Name: "asean", Pieces: []PiecesLimit{{PieceOf(tb.Rook), 1, 32}, {PieceOf(tb.Khon), 1, 88}, {PieceOf(tb.Knight), 1, 128}}, Start: StartNone}
+	NoRules           = Rules{Name: "none"}
 )
 
 // BuiltinRules returns the built-in profiles by name.
-func BuiltinRules() []Rules { return []Rules{ThaiRules, CambodianRules, ASEANRules, NoRules} }
+func BuiltinRules() []Rules {
+	return []Rules{ThaiRules, ThaiStrongRules, ThaiPlainRules, ThaiHalfMoveRules, CambodianRules, ASEANRules, NoRules}
+}
+
+// BuiltinNames is the names of the built-in profiles, for messages.
+func BuiltinNames() string {
+	var names []string
+	for _, r := range BuiltinRules() {
+		names = append(names, r.Name)
+	}
+	return strings.Join(names, ", ")
+}
 
 // Builtin returns the built-in profile of that name (case-insensitive).
 func Builtin(name string) (Rules, bool) {
@@ -146,7 +239,7 @@ func LookupRules(name string) (Rules, error) {
 		}
 		return r, nil
 	}
-	return Rules{}, fmt.Errorf("rules %q: not a profile (thai, cambodian, asean, none) nor a .json file", name)
+	return Rules{}, fmt.Errorf("rules %q: not a profile (%s) nor a .json file", name, BuiltinNames())
 }
 
 // ParseRules reads a profile from JSON and checks it; its name may not be
@@ -173,14 +266,38 @@ func (r *Rules) Validate() error {
 		return fmt.Errorf("rules %q: a name is 1 to 32 letters, digits, - and _ (it names table files: KRvKN.NAME.mtbb)", r.Name)
 	}
 
+	const starts = "all, strong, strong-pieces or none"
 	switch r.Start {
-	case StartAll, StartStrong, StartNone:
+	case StartAll, StartStrong, StartStrongPieces, StartNone:
 	case "":
 		if len(r.Pieces) > 0 {
-			return fmt.Errorf("rules %s: start must be all, strong or none", r.Name)
+			return fmt.Errorf("rules %s: start must be %s", r.Name, starts)
 		}
 	default:
-		return fmt.Errorf("rules %s: start %q: must be all, strong or none", r.Name, r.Start)
+		return fmt.Errorf("rules %s: start %q: must be %s", r.Name, r.Start, starts)
+	}
+	switch r.Unit {
+	case "", UnitMoves, UnitHalfMoves:
+	default:
+		return fmt.Errorf("rules %s: unit %q: must be moves or half-moves", r.Name, r.Unit)
+	}
+	for _, d := range []struct {
+		field string
+		draw  LimitDraw
+	}{{"pieces_draw", r.PiecesDraw}, {"board_draw", r.BoardDraw}} {
+		switch d.draw {
+		case "", DrawOnExceeding, DrawOnReaching:
+		default:
+			return fmt.Errorf("rules %s: %s %q: must be exceed or reach", r.Name, d.field, d.draw)
+		}
+		if d.draw != "" && r.DrawAtLimit {
+			return fmt.Errorf("rules %s: draw_at_limit and %s both given: draw_at_limit is both counts at once; give pieces_draw and board_draw alone", r.Name, d.field)
+		}
+	}
+	switch r.BareKingCapture {
+	case "", CaptureContinues, CaptureRestarts:
+	default:
+		return fmt.Errorf("rules %s: bare_king_capture %q: must be continue or restart", r.Name, r.BareKingCapture)
 	}
 	for i, l := range r.Pieces {
 		if l.Plies <= 0 || l.Plies > tb.MaxCountPlies {
