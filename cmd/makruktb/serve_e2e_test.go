@@ -126,6 +126,13 @@ func TestExplorerInBrowser(t *testing.T) {
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("announce").dispatchEvent(new Event("change"))`))
 	require.NoError(t, err)
 	waitText(ctx, t, "#count", "called aloud: 3 of 16")
+	// The half-move reading counts every ply (issue 40).
+	setRules(ctx, t, "thai-halfmove")
+	waitText(ctx, t, "#count", "limit 16 half-moves, count at ply 0 → 16 plies left (thai-halfmove rules); called aloud: 0 of 16: CURSED-WIN")
+	setRules(ctx, t, "thai-strong")
+	waitText(ctx, t, "#count", "count at ply 1 → 31 plies left (thai-strong rules); called aloud: 1 of 16: WIN")
+	setRules(ctx, t, "thai")
+	waitText(ctx, t, "#count", "(thai rules); called aloud: 3 of 16")
 	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#announce"), "plies")))
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("announce").dispatchEvent(new Event("change"))`))
 	require.NoError(t, err)
