@@ -68,10 +68,11 @@ outofcore-test: build
 v2-test: build
 	bash .ci/v2-test
 
-# study's counts against a brute force over the full board, KRvKN included
-# (go test does the three-piece materials).
+# study's counts against a brute force over the full board, KRvKN included,
+# plain and under the thai board's count (go test does the three-piece
+# materials, and KRvKN's count-critical examples).
 study-test:
-	MAKRUKTB_STUDY=long $(GO) test -count=1 -timeout 60m ./retro -run TestStudyAgainstBruteForce -v
+	MAKRUKTB_STUDY=long $(GO) test -count=1 -timeout 90m ./retro -run 'TestStudyAgainstBruteForce|TestStudyUnderBoardCount' -v
 
 # KSSvKR and KSNvKR generated 38 times each with 2, 8 and 4 workers, in
 # memory and out of core: every file must be its reference checksum

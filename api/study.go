@@ -11,6 +11,7 @@ import (
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // Study reads the DTM table of m in dir whole (and the sub-tables its
@@ -21,6 +22,14 @@ func Study(ctx context.Context, dir string, m tb.Material, so retro.StudyOptions
 	table, err := cache.Load(probe.DTMID(m))
 	if err != nil {
 		return nil, err
+	}
+	if r := so.Rules; r != nil && honour.HasBoardHonour(m) && r.BoardPlies > 0 {
+		// Board's honour: judged by the material's DTB table.
+		cache.AddRules(r)
+		if so.DTB, err = cache.Load(probe.ID{Material: m, Rules: r.Name}); err != nil {
+			return nil, fmt.Errorf("%s under %s rules: board's honour judges by its DTB table (makruktb gen --dtb %s %s makes it): %w", m, r.Name, r.Name, m, err)
+		}
+		so.DTBSource = cache.Board(r.Name)
 	}
 	return retro.ComputeStudy(ctx, table, cache.DTM, retro.Options{}, so)
 }

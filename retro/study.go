@@ -21,7 +21,9 @@ import (
 //   - under a count (StudyOptions.Rules, a fresh count starting now),
 //     the count-critical positions: won inside the count, where exactly
 //     one move keeps the win inside the count; and the cursed wins, with
-//     those whose mate comes fewer than Close plies too late.
+//     those whose mate comes fewer than Close plies too late. Board's
+//     honour is judged by DTB (StudyOptions.DTB): its goals, not the
+//     mate, must come inside the count.
 type Study struct {
 	Material string `json:"material"`
 	// Rules names the count the study was made under ("none": plain mate
@@ -47,6 +49,12 @@ type StudyOptions struct {
 	Examples int           // examples of each kind, hardest first
 	Rules    *honour.Rules // a count to judge under (nil: none)
 	Close    int           // plies: a cursed win short by fewer is close
+	// Under board's honour (both sides with pieces), the count is judged
+	// by DTB: DTB is the material's table under Rules, both sides in
+	// memory, and DTBSource gives the DTB tables (same rules) of the
+	// sub-materials where both sides still have pieces.
+	DTB       *Table
+	DTBSource Source
 }
 
 // MutualZugzwangs counts the mutual zugzwangs of a material by type.
@@ -120,18 +128,19 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, s
 	examples := so.Examples
 	r := so.Rules
 	var fresh [2]honour.Count
+	_, resolvers, err := resolversOf([]Check{{Table: table, DTM: src}})
+	if err != nil {
+		return nil, err
+	}
+	var judge *countJudge
 	if r != nil {
 		m := space.Material()
-		if honour.HasBoardHonour(m) && r.BoardPlies > 0 {
-			return nil, fmt.Errorf("%s under %s rules: board's honour decides it, which needs its DTB table; the count-critical positions are counted for materials with a bare king only (for now)", m, r.Name)
+		if judge, err = newCountJudge(table, resolvers[0], src, so); err != nil {
+			return nil, err
 		}
 		for side := tb.White; side <= tb.Black; side++ {
 			fresh[side] = r.FreshCountFor(m, side)
 		}
-	}
-	_, resolvers, err := resolversOf([]Check{{Table: table, DTM: src}})
-	if err != nil {
-		return nil, err
 	}
 	parts := make([][2]studyPart, space.KingPairs())
 	err = forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
@@ -164,17 +173,18 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, s
 			part.wins += n
 			moves.N = 0
 			p.LegalMoves(&moves)
-			if r != nil {
-				switch j := r.Judge(v, fresh[side]); j.Category {
+			if judge != nil {
+				j, d := judge.position(v, side, i, fresh[side])
+				switch j {
 				case honour.Win:
 					part.insideCount += n
-					if countKeepers(table, resolvers[0], r, fresh[side], p, i, k, moves.Slice()) == 1 {
+					if judge.keepers(fresh[side], p, i, k, moves.Slice()) == 1 {
 						part.critical += n
 						keep(KindCountCritical+side.String(), i, side, v.Plies())
 					}
 				case honour.CursedWin:
 					part.cursed += n
-					if v.Plies()-r.MatingPlies(fresh[side]) < so.Close {
+					if d.IsWin() && d.Plies()-r.MatingPlies(fresh[side]) < so.Close {
 						part.close += n
 					}
 				}
@@ -231,7 +241,7 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, s
 			case KindSingleWhite, KindSingleBlack:
 				ex.Move = p.SAN(singleWinningMove(table, resolvers[0], &p, e.index))
 			case KindCountCritical + "w", KindCountCritical + "b":
-				ex.Move = p.SAN(countKeeper(table, resolvers[0], r, fresh[e.side], &p, e.index))
+				ex.Move = p.SAN(judge.keeper(fresh[e.side], &p, e.index))
 			}
 			st.Examples = append(st.Examples, ex)
 		}
@@ -277,12 +287,69 @@ func winningMoves(table *Table, resolver captureValues, p *tb.Position, i uint64
 	return n
 }
 
-// countKeepers counts, up to two, the moves of p (count c under r) that
-// leave the opponent lost inside the count that follows the move.
-func countKeepers(table *Table, resolver captureValues, r *honour.Rules, c honour.Count, p *tb.Position, i uint64, k int, moves []tb.Move) int {
+// countJudge judges wins under a fresh count: pieces' honour from the DTM
+// table, board's honour from the DTB table (a goal inside the count: mate,
+// or a capture that bares the opponent into a win inside the fresh pieces'
+// count).
+type countJudge struct {
+	rules    *honour.Rules
+	table    *Table // the DTM table, or the DTB table under board's honour
+	resolver captureValues
+	board    bool
+}
+
+// newCountJudge returns the judge of table's material under so.Rules.
+func newCountJudge(table *Table, resolver captureValues, src Source, so StudyOptions) (*countJudge, error) {
+	m, r := table.Material(), so.Rules
+	if !honour.HasBoardHonour(m) || r.BoardPlies <= 0 {
+		return &countJudge{rules: r, table: table, resolver: resolver}, nil
+	}
+	if so.DTB == nil || so.DTBSource == nil {
+		return nil, fmt.Errorf("%s under %s rules: board's honour decides it, which needs its DTB table %s.%s", m, r.Name, m, r.Name)
+	}
+	if so.DTB.Material() != m {
+		return nil, fmt.Errorf("DTB table of %s given for %s", so.DTB.Material(), m)
+	}
+	board, err := loadBoardCaptures(m, r, src, so.DTBSource)
+	if err != nil {
+		return nil, err
+	}
+	return &countJudge{rules: r, table: so.DTB, resolver: board, board: true}, nil
+}
+
+// position returns the category of a position (index i, side to move)
+// of DTM value v under count c, and the value it is judged by: v, or its
+// DTB value.
+func (cj *countJudge) position(v value.Value, side tb.Color, i uint64, c honour.Count) (honour.Category, value.Value) {
+	if !cj.board {
+		return cj.rules.Judge(v, c).Category, v
+	}
+	d := cj.table.Values[side].At(i)
+	return cj.rules.JudgeBoard(v, d, c).Category, d
+}
+
+// keeps reports whether move m of p (index i, king pair k, count c) leaves
+// the opponent lost inside the count that follows it.
+func (cj *countJudge) keeps(c honour.Count, p *tb.Position, i uint64, k int, m tb.Move) bool {
+	v := moveValue(cj.table, cj.resolver, p, i, k, m)
+	if !v.IsLoss() {
+		return false
+	}
+	next := cj.rules.Next(p, m, c)
+	if cj.board {
+		// A capture that bares a side is a goal reached (a loss in no
+		// moves) or a draw; any other move goes on with the board's count.
+		return next.Kind != honour.BoardCount || v.Plies() <= cj.rules.MatingPlies(next)
+	}
+	return cj.rules.Judge(v, next).Category == honour.Loss
+}
+
+// keepers counts, up to two, the moves of p that keep the win inside
+// count c.
+func (cj *countJudge) keepers(c honour.Count, p *tb.Position, i uint64, k int, moves []tb.Move) int {
 	n := 0
 	for _, m := range moves {
-		if keepsInsideCount(table, resolver, r, c, p, i, k, m) {
+		if cj.keeps(c, p, i, k, m) {
 			if n++; n == 2 {
 				break
 			}
@@ -291,19 +358,14 @@ func countKeepers(table *Table, resolver captureValues, r *honour.Rules, c honou
 	return n
 }
 
-func keepsInsideCount(table *Table, resolver captureValues, r *honour.Rules, c honour.Count, p *tb.Position, i uint64, k int, m tb.Move) bool {
-	v := moveValue(table, resolver, p, i, k, m)
-	return v.IsLoss() && r.Judge(v, r.Next(p, m, c)).Category == honour.Loss
-}
-
-// countKeeper returns the move of p (index i) that keeps the win inside
-// count c, the only one.
-func countKeeper(table *Table, resolver captureValues, r *honour.Rules, c honour.Count, p *tb.Position, i uint64) tb.Move {
+// keeper returns the move of p (index i) that keeps the win inside count
+// c, the only one.
+func (cj *countJudge) keeper(c honour.Count, p *tb.Position, i uint64) tb.Move {
 	var moves tb.MoveList
 	p.LegalMoves(&moves)
-	k := table.Space.KingPairOf(i)
+	k := cj.table.Space.KingPairOf(i)
 	for _, m := range moves.Slice() {
-		if keepsInsideCount(table, resolver, r, c, p, i, k, m) {
+		if cj.keeps(c, p, i, k, m) {
 			return m
 		}
 	}

@@ -257,3 +257,106 @@ func TestStudyUnderCountAgainstBruteForce(t *testing.T) {
 	_, err = ComputeStudy(context.Background(), &Table{Space: space}, shared.get, Options{}, StudyOptions{Rules: &honour.ThaiRules})
 	require.ErrorContains(t, err, "board's honour decides it")
 }
+
+// dtbSource gives the DTB tables of profile r, solved on demand.
+func dtbSource(t testing.TB, r *honour.Rules) Source {
+	return func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), r), nil }
+}
+
+// bruteBoardKeepers counts, position by position, the moves of p (a win
+// under board's-honour count c) that keep it inside the count: the count
+// after the move (honour.Rules.Next) judges the DTB value of a position
+// where both sides still have pieces, and the DTM value of a fresh pieces'
+// count after a capture that bares a side.
+func bruteBoardKeepers(t *testing.T, r *honour.Rules, p tb.Position, c honour.Count) (keepers int, keeper tb.Move) {
+	var moves tb.MoveList
+	p.LegalMoves(&moves)
+	for _, mv := range moves.Slice() {
+		q := p.Play(mv)
+		next := r.Next(&p, mv, c)
+		var keeps bool
+		switch next.Kind {
+		case honour.BoardCount:
+			d := dtbOf(t, r, q)
+			keeps = d.IsLoss() && d.Plies() <= r.MatingPlies(next)
+		case honour.PiecesCount:
+			keeps = r.Judge(valueOf(t, q), next).Category == honour.Loss
+		default:
+			keeps = valueOf(t, q).IsLoss()
+		}
+		if keeps {
+			keepers++
+			keeper = mv
+		}
+	}
+	return keepers, keeper
+}
+
+// dtbOf is the DTB value under r of a legal position whose sides both
+// have pieces.
+func dtbOf(t *testing.T, r *honour.Rules, p tb.Position) value.Value {
+	m := tb.MaterialOf(&p)
+	if !m.IsCanonical() {
+		p, m = p.ColorFlipped(), m.Flipped()
+	}
+	table := solveDTB(t, m.String(), r)
+	i, ok := table.Space.Index(&p)
+	require.True(t, ok, p.FEN())
+	return table.Values[p.Side].At(i)
+}
+
+// Under board's honour, study judges by DTB: its wins inside the count and
+// cursed wins are those BoardCounts counts (statistics), and each
+// count-critical example has exactly the one keeping move a position by
+// position count finds. Without the DTB table it says which it needs.
+func TestStudyUnderBoardCount(t *testing.T) {
+	for _, r := range []*honour.Rules{&honour.ThaiRules, &honour.CambodianRules, &honour.ThaiHalfMoveRules} {
+		t.Run(r.Name, func(t *testing.T) {
+			dtm, dtb := solve(t, "KRvKN"), solveDTB(t, "KRvKN", r)
+			st, err := ComputeStudy(context.Background(), dtm, shared.get, Options{Threads: 2}, StudyOptions{Rules: r, Examples: 25, Close: 6, DTB: dtb, DTBSource: dtbSource(t, r)})
+			require.NoError(t, err)
+			counts, err := BoardCounts(context.Background(), dtm, dtb, r, Options{})
+			require.NoError(t, err)
+			for _, side := range []string{"w", "b"} {
+				require.Equal(t, counts[side].Win, st.WinsInsideCount[side], side)
+				require.Equal(t, counts[side].CursedWin, st.CursedWins[side], side)
+				require.LessOrEqual(t, st.CloseCursedWins[side], st.CursedWins[side])
+			}
+			require.NotZero(t, st.CountCritical["w"])
+			seen := 0
+			for _, e := range st.Examples {
+				if e.Kind != KindCountCritical+"w" && e.Kind != KindCountCritical+"b" {
+					continue
+				}
+				seen++
+				p, err := tb.ParseFEN(e.FEN)
+				require.NoError(t, err)
+				c := r.FreshCount(&p)
+				require.Equal(t, honour.Win, r.JudgeBoard(valueOf(t, p), dtbOf(t, r, p), c).Category, e.FEN)
+				n, keeper := bruteBoardKeepers(t, r, p, c)
+				require.Equal(t, 1, n, e.FEN)
+				require.Equal(t, p.SAN(keeper), e.Move, e.FEN)
+			}
+			require.NotZero(t, seen)
+			if os.Getenv("MAKRUKTB_STUDY") != "long" || r != &honour.ThaiRules {
+				return
+			}
+			// make study-test: every legal placement, position by position.
+			want := map[string]map[string]uint64{"inside": {"w": 0, "b": 0}, "critical": {"w": 0, "b": 0}}
+			eachLegal(tb.MustParseMaterial("KRvKN"), func(q tb.Position) {
+				c := r.FreshCount(&q)
+				if r.JudgeBoard(valueOf(t, q), dtbOf(t, r, q), c).Category != honour.Win {
+					return
+				}
+				want["inside"][q.Side.String()]++
+				if n, _ := bruteBoardKeepers(t, r, q, c); n == 1 {
+					want["critical"][q.Side.String()]++
+				}
+			})
+			require.Equal(t, want["inside"], st.WinsInsideCount)
+			require.Equal(t, want["critical"], st.CountCritical)
+		})
+	}
+	_, err := ComputeStudy(context.Background(), solve(t, "KRvKN"), shared.get, Options{}, StudyOptions{Rules: &honour.ThaiRules})
+	require.ErrorContains(t, err, "needs its DTB table KRvKN.thai")
+}

@@ -82,7 +82,7 @@ kind in c0), a training set.`,
 		},
 	}
 	addTablesFlag(cmd, &dir)
-	cmd.Flags().StringVar(&rulesName, "rules", "none", "also judge under this count, fresh (thai, cambodian, asean or a profile file): count-critical positions and cursed wins; materials with a bare king only, for now")
+	cmd.Flags().StringVar(&rulesName, "rules", "none", "also judge under this count, fresh (a profile or a profile file): count-critical positions and cursed wins; where both sides have pieces, by the material's DTB table of the profile")
 	cmd.Flags().IntVar(&close, "close", 4, "with --rules: a cursed win whose mate comes fewer than this many plies too late is close")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().IntVar(&list, "list", 0, "add up to N example positions of each kind, hardest first")

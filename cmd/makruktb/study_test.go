@@ -62,6 +62,22 @@ func TestStudy(t *testing.T) {
 	require.ErrorContains(t, err, "give one material")
 }
 
+// Under board's honour study judges by the material's DTB table, and says
+// which one it needs when it is missing.
+func TestStudyUnderBoardCount(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "--dtb", "thai", "--no-wdl", "KRvKN")
+	require.NoError(t, err)
+	out, err := run(t, "study", "--tables", dir, "--rules", "thai", "--list", "1", "KRvKN")
+	require.NoError(t, err)
+	require.Contains(t, out, "wins inside the count                              3,970,316              32\n")
+	require.Contains(t, out, "count-critical (one move keeps it)                 1,584,348              32\n")
+	require.Contains(t, out, "cursed wins                                        1,240,604               0\n")
+	require.Contains(t, out, "\nWhite to move wins inside the count with one move only:\n")
+	_, err = run(t, "study", "--tables", dir, "--rules", "cambodian", "KRvKN")
+	require.ErrorContains(t, err, "KRvKN.cambodian")
+}
+
 // stats --heatmap maps KRvK square by square (issue 39, item 2), as text,
 // JSON, an SVG board and through the API.
 func TestHeatmap(t *testing.T) {
