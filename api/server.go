@@ -272,7 +272,7 @@ func rulesParam(q url.Values) (honour.Rules, error) {
 	}
 	rules, ok := honour.Builtin(name)
 	if !ok {
-		return rules, badRequest("unknown rules %q: thai, cambodian, asean or none", clip(name))
+		return rules, badRequest("unknown rules %q: %s", clip(name), honour.BuiltinNames())
 	}
 	return rules, nil
 }
@@ -399,12 +399,22 @@ func (s *Server) study(r *http.Request) (response, error) {
 		}
 		examples = n
 	}
+	so := retro.StudyOptions{Examples: examples}
+	if q := r.URL.Query(); q.Get("rules") != "" && q.Get("rules") != honour.NoRules.Name {
+		// A count to judge under: count-critical positions and cursed
+		// wins, close by study's default.
+		rules, err := rulesParam(q)
+		if err != nil {
+			return response{}, err
+		}
+		so.Rules, so.Close = &rules, DefaultClose
+	}
 	m, err := s.wholeTable(r)
 	if err != nil {
 		return response{}, err
 	}
 	defer func() { <-s.statsSlot }()
-	st, err := Study(r.Context(), s.tables.Dir(), m, retro.StudyOptions{Examples: examples})
+	st, err := Study(r.Context(), s.tables.Dir(), m, so)
 	if err != nil {
 		return response{}, err
 	}

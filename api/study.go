@@ -34,6 +34,10 @@ func Study(ctx context.Context, dir string, m tb.Material, so retro.StudyOptions
 	return retro.ComputeStudy(ctx, table, cache.DTM, retro.Options{}, so)
 }
 
+// DefaultClose is how many plies too late a cursed win's mate may come
+// and still be close, unless the caller says otherwise.
+const DefaultClose = 4
+
 // WriteStudyText writes what the study command prints.
 func WriteStudyText(w io.Writer, st *retro.Study) {
 	judged := "plain mate results"

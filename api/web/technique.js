@@ -13,6 +13,8 @@ const KINDS = {
   whoever_moves_loses: "mutual zugzwang: whoever moves loses (White to move)",
   white_to_move_loses_black_to_move_draws: "mutual zugzwang: White to move loses, Black to move draws",
   white_to_move_draws_black_to_move_loses: "mutual zugzwang: White to move draws, Black to move loses (Black to move)",
+  count_critical_w: "White to move: one move keeps the win inside the thai count",
+  count_critical_b: "Black to move: one move keeps the win inside the thai count",
 };
 
 function trainLink(fen) {
@@ -37,6 +39,17 @@ async function getSVG(url) {
   return text;
 }
 
+// studyOf is the study of a material under a fresh thai count (its
+// count-critical examples too), or without a count when the count cannot
+// be judged (board's honour without its thai DTB table).
+async function studyOf(m) {
+  try {
+    return await getJSON(`api/v1/study/${m}?examples=3&rules=thai`);
+  } catch {
+    return getJSON(`api/v1/study/${m}?examples=3`);
+  }
+}
+
 async function show(material) {
   $("technique").hidden = true;
   $("status").textContent = `Reading ${material} (the first time reads its tables whole: it may take a while)…`;
@@ -44,7 +57,7 @@ async function show(material) {
     const m = encodeURIComponent(material);
     const [stats, study, wins, mates] = await Promise.all([
       getJSON(`api/v1/stats/${m}`),
-      getJSON(`api/v1/study/${m}?examples=3`),
+      studyOf(m),
       getSVG(`api/v1/heatmap/${m}/board.svg?piece=k&figure=wins`),
       getSVG(`api/v1/heatmap/${m}/board.svg?piece=k&figure=mates`),
     ]);

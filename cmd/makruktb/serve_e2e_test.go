@@ -317,8 +317,9 @@ func TestTechniquePage(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(href)))
 	waitText(ctx, t, "#trainer-status", "You play White")
 
-	// KRvK's longest win is listed too.
+	// KRvK's longest win is listed too, and where one rook move only
+	// keeps the win inside the thai count.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/technique.html?material=KRvK")))
 	waitText(ctx, t, "#longest", "White to move mates in 16 moves")
-	waitText(ctx, t, "#examples", "none in this ending")
+	waitText(ctx, t, "#examples", "White to move: one move keeps the win inside the thai count: 8/8/8/8/8/8/3k4/K1R5 w - - 0 1 (Rc4, mate in 14)")
 }

@@ -259,6 +259,35 @@ func TestServeStudy(t *testing.T) {
 	require.Equal(t, uint64(175168), st.Wins["w"])
 	status, _, body = get(t, ts, "/api/v1/study/KRvKN")
 	require.Equal(t, http.StatusNotFound, status, string(body))
+
+	// Under a count: the count-critical positions (the technique pages
+	// ask for thai's), and a clear refusal of rules it does not know.
+	status, _, body = get(t, ts, "/api/v1/study/KRvK?rules=thai&examples=1")
+	require.Equal(t, http.StatusOK, status, string(body))
+	var counted struct {
+		Rules         string            `json:"rules"`
+		CountCritical map[string]uint64 `json:"count_critical"`
+		Close         int               `json:"close"`
+	}
+	require.NoError(t, json.Unmarshal(body, &counted))
+	require.Equal(t, "thai", counted.Rules)
+	require.Equal(t, uint64(5448), counted.CountCritical["w"])
+	require.Equal(t, 4, counted.Close)
+	status, _, body = get(t, ts, "/api/v1/study/KRvK?rules=chess")
+	require.Equal(t, http.StatusBadRequest, status, string(body))
+	require.Contains(t, string(body), "thai, thai-strong, thai-plain, thai-halfmove, cambodian, asean, none")
+}
+
+// Board's honour is studied from the DTB table, and without it the API
+// says which table is missing.
+func TestServeStudyUnderBoardCount(t *testing.T) {
+	ts, _ := newTestServerWith(t, "KRvKN")
+	status, _, body := get(t, ts, "/api/v1/study/KRvKN?rules=thai")
+	require.Equal(t, http.StatusOK, status, string(body))
+	require.Contains(t, string(body), `"count_critical": {`)
+	status, _, body = get(t, ts, "/api/v1/study/KRvKN?rules=thai-strong")
+	require.Equal(t, http.StatusNotFound, status, string(body))
+	require.Contains(t, string(body), "KRvKN.thai-strong")
 }
 
 // /api/v1/heatmap/MATERIAL maps the defending king by default (issue 39).

@@ -30,8 +30,10 @@ the first-named side. The table is read whole, with the sub-tables its
 captures lead to. With --rules, under a fresh count of those rules: the
 wins inside the count, the count-critical ones — where exactly one move
 keeps the win inside the count — and the cursed wins, with those whose mate
-comes fewer than --close plies too late (materials with a bare king: board's
-honour, which needs the DTB tables, is not counted yet). --list N adds up to N example positions of each kind,
+comes fewer than --close plies too late (where both sides have pieces,
+board's honour judges by the material's DTB table of those rules: its
+goal, not the mate, must come inside the count). --list N adds up to N
+example positions of each kind,
 hardest (longest mate) first, with the single winning move; --epd FILE
 writes them as EPD records (dm and bm for the single winning moves, the
 kind in c0), a training set.`,
@@ -83,7 +85,7 @@ kind in c0), a training set.`,
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().StringVar(&rulesName, "rules", "none", "also judge under this count, fresh (a profile or a profile file): count-critical positions and cursed wins; where both sides have pieces, by the material's DTB table of the profile")
-	cmd.Flags().IntVar(&close, "close", 4, "with --rules: a cursed win whose mate comes fewer than this many plies too late is close")
+	cmd.Flags().IntVar(&close, "close", api.DefaultClose, "with --rules: a cursed win whose mate comes fewer than this many plies too late is close")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().IntVar(&list, "list", 0, "add up to N example positions of each kind, hardest first")
 	cmd.Flags().StringVar(&epdPath, "epd", "", "write the examples (--list) to this file as EPD")
