@@ -9,7 +9,7 @@ import (
 // FENError says what is wrong with a FEN and in which field.
 type FENError struct {
 	FEN   string
-	Field string // "board", "side", "castling", "count limit", "count ply", "move number" or "position"
+	Field string // "board", "side", "castling", "count limit", "count ply", "en passant", "halfmove clock", "move number" or "position"
 	Msg   string
 }
 
@@ -32,8 +32,22 @@ const maxFullmove = 100000
 // required; missing fields default to "- - 0 1". A promoted pawn "M~" is read
 // as a Met. The position must be legal: one king of each colour, pawns only
 // on ranks they can stand on, and the side not to move not in check.
-func ParseFEN(fen string) (Position, error) {
+func ParseFEN(fen string) (Position, error) { return Makruk.ParseFEN(fen) }
+
+// ParseFEN parses a FEN of game g. Makruk's is described at the function
+// ParseFEN; Shatranj's is Fairy-Stockfish's (letters R B N Q P K, B the
+// alfil and Q the ferz):
+//
+//	board side castling enPassant halfmoveClock fullmove
+//
+// where castling and en passant are "-" and the halfmove clock, which no
+// Shatranj rule reads, is checked and dropped; no count runs.
+func (g Game) ParseFEN(fen string) (Position, error) {
 	var p Position
+	if !g.Valid() {
+		return Position{}, &FENError{FEN: fen, Field: "position", Msg: g.String() + " is not a game"}
+	}
+	p.game = g
 	fail := func(field, format string, args ...any) (Position, error) {
 		return Position{}, &FENError{FEN: fen, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -56,9 +70,12 @@ func ParseFEN(fen string) (Position, error) {
 		return fail("side", "%q is neither w nor b", fields[1])
 	}
 	if len(fields) > 2 && fields[2] != "-" {
-		return fail("castling", "%q: Makruk has no castling, expected -", fields[2])
+		return fail("castling", "%q: %s has no castling, expected -", fields[2], g.title())
 	}
 	p.CountLimit, p.Fullmove = NoCount, 1
+	if g == Shatranj {
+		return g.parseShatranjCounters(p, fields, fail)
+	}
 	// The numeric fields: which, its bounds, what a wrong one is not, and
 	// where it goes.
 	for _, f := range []struct {
@@ -119,12 +136,12 @@ func (p *Position) parseBoard(board string) string {
 			if ch >= 'a' && ch <= 'z' {
 				c, ch = Black, ch-'a'+'A'
 			}
-			t, ok := pieceTypeOfLetter(ch)
+			t, ok := p.game.pieceOfLetter(ch)
 			if !ok {
-				return fmt.Sprintf("%q on rank %d is not a piece (K M S N R P, black in lower case) nor a run of 1 to 8 empty squares", row[j], rank+1)
+				return fmt.Sprintf("%q on rank %d is not a piece (K %s, black in lower case) nor a run of 1 to 8 empty squares", row[j], rank+1, p.game.fenLetterList())
 			}
 			if j+1 < len(row) && row[j+1] == '~' {
-				if t != Met {
+				if t != Met || p.game != Makruk {
 					return fmt.Sprintf("%q on rank %d: only a met (M~) can be a promoted pawn", row[j:j+2], rank+1)
 				}
 				j++
@@ -151,6 +168,9 @@ func (p *Position) validate() string {
 		case 1:
 		default:
 			return fmt.Sprintf("%s has %d kings", c.Name(), n)
+		}
+		if p.game == Shatranj && p.Pieces(c, Pawn) != 0 {
+			return "a Shatranj position with pawns (the tables and the move generator are pawnless in Shatranj)"
 		}
 		for pawns := p.Pieces(c, Pawn); pawns != 0; {
 			s := pawns.PopFirst()
@@ -192,7 +212,7 @@ func (p *Position) BoardFEN() string {
 				b.WriteByte(byte('0' + empty))
 				empty = 0
 			}
-			ch := t.Letter()
+			ch := p.game.Letter(t)
 			if c == Black {
 				ch += 'a' - 'A'
 			}
@@ -218,8 +238,42 @@ func (p *Position) FEN() string {
 	if move < 1 {
 		move = 1
 	}
+	if p.game == Shatranj {
+		return fmt.Sprintf("%s %s - - 0 %d", p.BoardFEN(), p.Side, move)
+	}
 	return fmt.Sprintf("%s %s - %s %d %d", p.BoardFEN(), p.Side, limit, p.CountPly, move)
 }
 
 // String returns the FEN.
 func (p Position) String() string { return p.FEN() }
+
+// parseShatranjCounters reads the last three fields of a Shatranj FEN:
+// en passant ("-"), the halfmove clock (checked, dropped) and the move
+// number.
+func (g Game) parseShatranjCounters(p Position, fields []string, fail func(field, format string, args ...any) (Position, error)) (Position, error) {
+	if len(fields) > 3 && fields[3] != "-" {
+		return fail("en passant", "%q: Shatranj pawns never step two squares, expected -", fields[3])
+	}
+	if len(fields) > 4 {
+		if n, err := strconv.Atoi(fields[4]); err != nil || n < 0 || n > maxFullmove {
+			return fail("halfmove clock", "%q is not a number of plies", fields[4])
+		}
+	}
+	if len(fields) > 5 {
+		n, err := strconv.Atoi(fields[5])
+		if err != nil || n < 1 || n > maxFullmove {
+			return fail("move number", "%q is not a positive number up to %d", fields[5], maxFullmove)
+		}
+		p.Fullmove = n
+	}
+	if msg := p.validate(); msg != "" {
+		return fail("position", "%s", msg)
+	}
+	return p, nil
+}
+
+// title is the game's name with a capital, for messages.
+func (g Game) title() string {
+	s := g.String()
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -148,13 +148,13 @@ func (m *LaneMoves) LegalCaptures(s Square, l *MoveList) (quiet int) {
 	case m.laneColor == m.prefix.Side:
 		us |= lane
 		kingQuiet &^= lane
-		targets := Attacks(m.laneType, m.laneColor, s, occ) &^ us & m.evasions
+		targets := m.prefix.game.Attacks(m.laneType, m.laneColor, s, occ) &^ us & m.evasions
 		quiet += (targets &^ them).Count()
 		for caps := targets & them; caps != 0; {
 			l.add(NewMove(s, caps.PopFirst()))
 		}
 	default:
-		attacks := Attacks(m.laneType, m.laneColor, s, occ&^m.king.Bitboard())
+		attacks := m.prefix.game.Attacks(m.laneType, m.laneColor, s, occ&^m.king.Bitboard())
 		if attacks.Has(m.king) {
 			return m.generate(s, l) // check
 		}

@@ -14,6 +14,7 @@ package tb
 type LaneRetractor struct {
 	them      Color // the side that made the last move
 	us        Color // the side to move, whose king must not be in check before it
+	game      Game
 	king      Square
 	occ       Bitboard // the position without the lane piece
 	steppers  Bitboard // non-rook pieces of them attacking the king
@@ -35,6 +36,7 @@ func (p *Position) LaneRetractor(c Color, t PieceType) LaneRetractor {
 	r := LaneRetractor{
 		them:      us.Other(),
 		us:        us,
+		game:      p.game,
 		king:      king,
 		occ:       occ,
 		steppers:  p.attackersOf(king, us.Other(), occ, ^p.byType[Rook]),
@@ -46,7 +48,7 @@ func (p *Position) LaneRetractor(c Color, t PieceType) LaneRetractor {
 		// Before the lane piece's move, the board is occ and the piece on
 		// its origin: it may not attack the king, and must block every
 		// rook that sees it.
-		r.laneFrom = ^occ &^ Attacks(t, us, king, occ)
+		r.laneFrom = ^occ &^ p.game.Attacks(t, us, king, occ)
 		for b := r.rooks & rookLines[king]; b != 0; {
 			if path := between[b.PopFirst()][king]; path&occ == 0 {
 				r.laneFrom &= path
@@ -73,9 +75,9 @@ func (r *LaneRetractor) Candidates(t PieceType, to Square) Bitboard {
 	case Rook:
 		return RookAttacks(to, r.occ) &^ r.occ
 	case Khon:
-		return khonSteps[r.us][to] &^ r.occ
+		return elephantSteps[r.game][r.us][to] &^ r.occ
 	}
-	return Attacks(t, r.them, to, 0) &^ r.occ
+	return r.game.Attacks(t, r.them, to, 0) &^ r.occ
 }
 
 // Lanes returns the squares of lanes (the lane piece's squares in the
@@ -92,7 +94,7 @@ func (r *LaneRetractor) Lanes(t PieceType, from, to Square, lanes Bitboard) Bitb
 	if t == Rook {
 		lanes &^= between[from][to]
 		rooks ^= to.Bitboard() | from.Bitboard()
-	} else if Attacks(t, r.us, king, 0).Has(from) {
+	} else if r.game.Attacks(t, r.us, king, 0).Has(from) {
 		return 0 // a step from the square attacks the king
 	}
 	occ := r.occ&^to.Bitboard() | from.Bitboard()
@@ -103,7 +105,7 @@ func (r *LaneRetractor) Lanes(t PieceType, from, to Square, lanes Bitboard) Bitb
 		}
 	}
 	if r.laneColor == r.them {
-		lanes &^= Attacks(r.laneType, r.us, king, occ)
+		lanes &^= r.game.Attacks(r.laneType, r.us, king, occ)
 	}
 	return lanes
 }

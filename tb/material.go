@@ -25,8 +25,16 @@ func MaterialOf(p *Position) Material {
 
 // ParseMaterial reads a material name such as "KRSvKN" (white's pieces
 // first, letters R S N M P in any order, case-insensitive).
-func ParseMaterial(name string) (Material, error) {
+func ParseMaterial(name string) (Material, error) { return Makruk.ParseMaterial(name) }
+
+// ParseMaterial reads a material name of game g: Makruk's letters R S N M
+// P, Shatranj's R B N Q (the alfil and the ferz; Shatranj materials here
+// are pawnless).
+func (g Game) ParseMaterial(name string) (Material, error) {
 	var m Material
+	if !g.Valid() {
+		return m, fmt.Errorf("material %q: %s is not a game", name, g)
+	}
 	sides := strings.Split(strings.ToUpper(name), "V")
 	if len(sides) != 2 {
 		return m, fmt.Errorf("material %q: expected two sides separated by v, like KRvK", name)
@@ -36,9 +44,9 @@ func ParseMaterial(name string) (Material, error) {
 			return m, fmt.Errorf("material %q: each side starts with its king K", name)
 		}
 		for i := 1; i < len(side); i++ {
-			t, ok := pieceTypeOfLetter(side[i])
-			if !ok || t == King {
-				return m, fmt.Errorf("material %q: unknown piece %q (expected R S N M P)", name, side[i])
+			t, ok := g.pieceOfLetter(side[i])
+			if !ok || t == King || g == Shatranj && t == Pawn {
+				return m, fmt.Errorf("material %q: unknown piece %q (expected %s)", name, side[i], g.materialLetterList())
 			}
 			if m.Counts[c][t] == 15 {
 				return m, fmt.Errorf("material %q: too many pieces", name)
@@ -60,7 +68,11 @@ func MustParseMaterial(name string) Material {
 }
 
 // String returns the name with white's pieces first, e.g. "KRSvKN".
-func (m Material) String() string {
+func (m Material) String() string { return Makruk.MaterialName(m) }
+
+// MaterialName returns m's name in game g's letters, white's pieces first:
+// "KRSvKN" in Makruk, "KRBvKN" in Shatranj.
+func (g Game) MaterialName(m Material) string {
 	var b strings.Builder
 	for c := White; c <= Black; c++ {
 		if c == Black {
@@ -69,7 +81,7 @@ func (m Material) String() string {
 		b.WriteByte('K')
 		for t := Rook; t <= Pawn; t++ {
 			for i := uint8(0); i < m.Counts[c][t]; i++ {
-				b.WriteByte(t.Letter())
+				b.WriteByte(g.Letter(t))
 			}
 		}
 	}

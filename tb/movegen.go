@@ -63,7 +63,7 @@ func (p *Position) targets(c Color, t PieceType, s Square, occ Bitboard) Bitboar
 	if t == Pawn {
 		return (pawnPushes[c][s] &^ occ) | (pawnAttacks[c][s] & p.byColor[c.Other()])
 	}
-	return Attacks(t, c, s, occ) &^ p.byColor[c]
+	return p.game.Attacks(t, c, s, occ) &^ p.byColor[c]
 }
 
 // isLegal reports whether the pseudo-legal move from → to of the side to
@@ -83,7 +83,7 @@ func (p *Position) attackedBy(c Color, occ Bitboard) Bitboard {
 	var a Bitboard
 	for t := PieceType(0); t < NumPieceTypes; t++ {
 		for pcs := p.Pieces(c, t); pcs != 0; {
-			a |= Attacks(t, c, pcs.PopFirst(), occ)
+			a |= p.game.Attacks(t, c, pcs.PopFirst(), occ)
 		}
 	}
 	return a

@@ -11,10 +11,23 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestPerftOracle checks every line of the Fairy-Stockfish perft file
-// (MATERIAL|FEN|DEPTH|NODES).
+// TestPerftOracle checks every line of the Fairy-Stockfish perft files
+// (MATERIAL|FEN|DEPTH|NODES), Makruk's and Shatranj's.
 func TestPerftOracle(t *testing.T) {
-	f, err := os.Open("testdata/perft-fairy-stockfish.txt")
+	for _, c := range []struct {
+		game     Game
+		file     string
+		minLines int
+	}{
+		{Makruk, "testdata/perft-fairy-stockfish.txt", 90},
+		{Shatranj, "testdata/perft-shatranj-fairy-stockfish.txt", 45},
+	} {
+		t.Run(c.game.String(), func(t *testing.T) { checkPerftFile(t, c.game, c.file, c.minLines) })
+	}
+}
+
+func checkPerftFile(t *testing.T, game Game, file string, minLines int) {
+	f, err := os.Open(file)
 	require.NoError(t, err)
 	defer f.Close()
 	lines := 0
@@ -31,16 +44,17 @@ func TestPerftOracle(t *testing.T) {
 			require.NoError(t, err)
 			want, err := strconv.ParseUint(parts[3], 10, 64)
 			require.NoError(t, err)
-			pos, err := ParseFEN(parts[1])
+			pos, err := game.ParseFEN(parts[1])
 			require.NoError(t, err)
+			require.Equal(t, parts[1], pos.FEN(), "the FEN written back")
 			m := MaterialOf(&pos)
-			require.Equal(t, parts[0], m.String(), "material")
+			require.Equal(t, parts[0], game.MaterialName(m), "material")
 			require.Equal(t, want, pos.Perft(depth))
 		})
 		lines++
 	}
 	require.NoError(t, sc.Err())
-	require.Greater(t, lines, 90)
+	require.Greater(t, lines, minLines)
 }
 
 // TestPerftWithPawns checks positions with pawns and promotions, counted by

@@ -20,7 +20,16 @@ type Position struct {
 	CountPly   int
 	// Fullmove is the FEN's move number (starts at 1).
 	Fullmove int
+
+	game Game // the zero value: Makruk
 }
+
+// Game returns the game whose rules the position follows.
+func (p *Position) Game() Game { return p.game }
+
+// SetGame makes the position one of game g (the pieces keep their squares;
+// the elephant and met slots take the game's pieces).
+func (p *Position) SetGame(g Game) { p.game = g }
 
 // Occupied returns all occupied squares.
 func (p *Position) Occupied() Bitboard { return p.byColor[White] | p.byColor[Black] }
@@ -100,7 +109,7 @@ func (p *Position) attackersOf(s Square, by Color, occ, mask Bitboard) Bitboard 
 	a |= metSteps[s] & p.byType[Met]
 	// A khon of colour `by` attacks s from the squares a khon of the other
 	// colour would step to from s; likewise for pawns.
-	a |= khonSteps[by.Other()][s] & p.byType[Khon]
+	a |= elephantSteps[p.game][by.Other()][s] & p.byType[Khon]
 	a |= pawnAttacks[by.Other()][s] & p.byType[Pawn]
 	if r := p.byType[Rook] & them; r != 0 {
 		a |= RookAttacks(s, occ) & r

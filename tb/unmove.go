@@ -30,6 +30,7 @@ func (p *Position) UnMoves(l *MoveList) {
 // (the generator) that want them without a move list.
 type Retractor struct {
 	them     Color // the side that made the last move
+	game     Game
 	king     Square
 	occ      Bitboard
 	steppers Bitboard // non-rook pieces of them attacking the king
@@ -43,6 +44,7 @@ func (p *Position) Retractor() Retractor {
 	occ := p.Occupied()
 	return Retractor{
 		them:     us.Other(),
+		game:     p.game,
 		king:     king,
 		occ:      occ,
 		steppers: p.attackersOf(king, us.Other(), occ, ^p.byType[Rook]),
@@ -69,13 +71,14 @@ func (r *Retractor) Origins(t PieceType, to Square) Bitboard {
 			origins = pawnPushes[us][to] &^ r.occ &^ pawnAttacks[us][king]
 		}
 	case Khon:
-		origins = khonSteps[us][to] &^ r.occ &^ khonSteps[us][king]
+		steps := &elephantSteps[r.game][us]
+		origins = steps[to] &^ r.occ &^ steps[king]
 	case Rook:
 		// A rook on the origin sees the king iff the king sees the origin.
 		origins = RookAttacks(to, r.occ) &^ r.occ &^ RookAttacks(king, r.occ&^to.Bitboard())
 	default:
-		step := Attacks(t, them, to, 0)
-		origins = step &^ r.occ &^ Attacks(t, us, king, 0)
+		step := r.game.Attacks(t, them, to, 0)
+		origins = step &^ r.occ &^ r.game.Attacks(t, us, king, 0)
 	}
 	// Other rooks on a line with the king: whether they check depends on
 	// what the move vacated and blocked.
