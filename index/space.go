@@ -48,6 +48,7 @@ type Group struct {
 
 // Space is the index space of one canonical pawnless material.
 type Space struct {
+	game        tb.Game
 	material    tb.Material
 	kings       *kingTable
 	groups      []Group
@@ -60,10 +61,18 @@ type Space struct {
 	groupSize   []divisor // per group, in reverse order (last group first)
 }
 
-// New returns the index space of a canonical pawnless material with at most
-// MaxPieces pieces.
-func New(m tb.Material) (*Space, error) {
+// New returns the index space of a canonical pawnless Makruk material with
+// at most MaxPieces pieces.
+func New(m tb.Material) (*Space, error) { return NewGame(tb.Makruk, m) }
+
+// NewGame returns the index space of a canonical pawnless material of game
+// g. Its positions are positions of g; a material with a piece in the
+// elephant slot keeps only the left–right mirror in Makruk (the khon moves
+// forward), all eight symmetries in Shatranj (the alfil has no direction).
+func NewGame(g tb.Game, m tb.Material) (*Space, error) {
 	switch {
+	case !g.Valid():
+		return nil, fmt.Errorf("index %s: %s is not a game", m, g)
 	case m.HasPawns():
 		return nil, fmt.Errorf("index %s: materials with pawns have no table", m)
 	case m.Pieces() > MaxPieces:
@@ -72,8 +81,8 @@ func New(m tb.Material) (*Space, error) {
 		c, _ := m.Canonical()
 		return nil, fmt.Errorf("index %s: not canonical, the table is %s", m, c)
 	}
-	s := &Space{material: m, kings: kingsFull, pieces: m.Pieces()}
-	if m.HasKhon() {
+	s := &Space{game: g, material: m, kings: kingsFull, pieces: m.Pieces()}
+	if m.HasKhon() && !g.SymmetricElephant() {
 		s.kings = kingsMirror
 	}
 	for _, p := range s.kings.pairs {
@@ -102,6 +111,9 @@ func New(m tb.Material) (*Space, error) {
 	}
 	return s, nil
 }
+
+// Game returns the game whose positions the space numbers.
+func (s *Space) Game() tb.Game { return s.game }
 
 // Material returns the space's material.
 func (s *Space) Material() tb.Material { return s.material }
@@ -222,6 +234,7 @@ func (s *Space) decode(i uint64, side tb.Color) (tb.Position, bool) {
 // decodeGroups is decode for the kings and the first n groups only.
 func (s *Space) decodeGroups(i uint64, side tb.Color, n int) (tb.Position, bool) {
 	var p tb.Position
+	p.SetGame(s.game)
 	k, rest := s.byKingPair.divMod(i)
 	pair := s.kings.pairs[k]
 	p.Put(tb.White, tb.King, pair.white)
@@ -257,6 +270,7 @@ func (s *Space) decodeGroups(i uint64, side tb.Color, n int) (tb.Position, bool)
 func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
 	pair := s.kings.pairs[k]
 	var base tb.Position
+	base.SetGame(s.game)
 	base.Put(tb.White, tb.King, pair.white)
 	base.Put(tb.Black, tb.King, pair.black)
 	base.Side, base.CountLimit, base.Fullmove = side, tb.NoCount, 1
@@ -301,7 +315,7 @@ func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
 					if p.InCheck(them) { // unless a piece of the last group blocks
 						continue
 					}
-				case lastChecks && givesCheck(last, bb, occ|bb, king):
+				case lastChecks && givesCheck(s.game, last, bb, occ|bb, king):
 					continue
 				}
 				if tied {
@@ -332,9 +346,9 @@ func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
 
 // givesCheck reports whether a piece of group g on the squares bb attacks
 // the king square with the board occupied by occ.
-func givesCheck(g *Group, bb tb.Bitboard, occ tb.Bitboard, king tb.Square) bool {
+func givesCheck(game tb.Game, g *Group, bb tb.Bitboard, occ tb.Bitboard, king tb.Square) bool {
 	for bb != 0 {
-		if tb.Attacks(g.Type, g.Color, bb.PopFirst(), occ).Has(king) {
+		if game.Attacks(g.Type, g.Color, bb.PopFirst(), occ).Has(king) {
 			return true
 		}
 	}

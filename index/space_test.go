@@ -108,12 +108,23 @@ func TestFullBoardExhaustive(t *testing.T) {
 	}
 }
 
-// TestFullBoardExhaustive4 places the pieces of two 4-piece materials (one
-// with a khon, one with a like-piece pair) on every square combination.
+// TestFullBoardExhaustive4 places the pieces of 4-piece materials (one
+// with a khon, one with a like-piece pair, and Shatranj's with alfils, which
+// keep all eight symmetries) on every square combination.
 func TestFullBoardExhaustive4(t *testing.T) {
-	for _, name := range []string{"KRvKS", "KRRvK"} {
-		s, err := New(tb.MustParseMaterial(name))
+	for _, c := range []struct {
+		game tb.Game
+		name string
+	}{{tb.Makruk, "KRvKS"}, {tb.Makruk, "KRRvK"}, {tb.Shatranj, "KBvKQ"}} {
+		name := c.name
+		m, err := c.game.ParseMaterial(name)
 		require.NoError(t, err)
+		s, err := NewGame(c.game, m)
+		require.NoError(t, err)
+		require.Equal(t, c.game, s.Game())
+		if c.game == tb.Shatranj {
+			require.Equal(t, 8, s.Symmetries(), name)
+		}
 		var pieces []Group
 		for _, g := range s.Groups() {
 			for range g.Count {
@@ -129,6 +140,7 @@ func TestFullBoardExhaustive4(t *testing.T) {
 				for x := tb.Square(0); x < 64; x++ {
 					for y := tb.Square(0); y < 64; y++ {
 						var p tb.Position
+						p.SetGame(c.game)
 						p.Put(tb.White, tb.King, w)
 						p.Put(tb.Black, tb.King, b)
 						p.AddPieces(pieces[0].Color, pieces[0].Type, x.Bitboard())
@@ -149,6 +161,8 @@ func TestFullBoardExhaustive4(t *testing.T) {
 			}
 		}
 		require.Positive(t, legal, name)
+		q := s.Decode(12345, tb.White)
+		require.Equal(t, c.game, q.Game(), "decoded positions are the space's game's")
 	}
 }
 
@@ -213,8 +227,15 @@ func TestColourFlip(t *testing.T) {
 // with the same positions. KRvKR has checks by a rook of the prefix that a
 // rook of the last group blocks; KRvKS a khon table; KvK has no groups.
 func TestWalk(t *testing.T) {
-	for _, name := range []string{"KvK", "KRvK", "KRRvK", "KSvKN", "KMMvKM", "KNvKN", "KRvKR", "KRNvK", "KRvKS"} {
-		s, err := New(tb.MustParseMaterial(name))
+	shatranj := map[string]bool{"KBvKN": true, "KBBvKQ": true}
+	for _, name := range []string{"KvK", "KRvK", "KRRvK", "KSvKN", "KMMvKM", "KNvKN", "KRvKR", "KRNvK", "KRvKS", "KBvKN", "KBBvKQ"} {
+		game := tb.Makruk
+		if shatranj[name] {
+			game = tb.Shatranj
+		}
+		m, err := game.ParseMaterial(name)
+		require.NoError(t, err)
+		s, err := NewGame(game, m)
 		require.NoError(t, err)
 		for k := 0; k < s.KingPairs(); k += 7 {
 			for side := tb.White; side <= tb.Black; side++ {
