@@ -102,7 +102,7 @@ func loadBoardCaptures(m tb.Material, r *honour.Rules, dtm, dtb Source) (*boardC
 	if r.BoardPlies <= 0 {
 		return nil, fmt.Errorf("rules %s have no board's honour, so no DTB", r.Name)
 	}
-	subs, err := loadSubTables(m, boardSource(dtm, dtb))
+	subs, err := loadSubTables(tb.Makruk, m, boardSource(dtm, dtb))
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +120,9 @@ func loadBoardCaptures(m tb.Material, r *honour.Rules, dtm, dtb Source) (*boardC
 // has more of them.
 func GenerateDTB(ctx context.Context, m tb.Material, r *honour.Rules, dtm, dtb Source, opts Options) (t *Table, err error) {
 	defer wrapError(&err, "generate %s.%s", m, r.Name)
+	if !opts.Game.HasCount() {
+		return nil, fmt.Errorf("%s has no counting rule: its tables are DTM only", opts.Game)
+	}
 	space, err := newSpace(m, opts)
 	if err != nil {
 		return nil, err

@@ -35,6 +35,10 @@ type Options struct {
 	// Checkpoint, if set, saves the state between passes and resumes
 	// from a saved one (checkpoint.go).
 	Checkpoint *Checkpoint
+	// Game is the game whose rules the table follows; the zero value is
+	// Makruk. Generate solves a Shatranj material with Shatranj's
+	// stalemate and bare-king rules (tb.Game) from Shatranj sub-tables.
+	Game tb.Game
 }
 
 // MaxThreads is the largest Threads an Options may ask for.
@@ -95,7 +99,7 @@ type generator struct {
 // Generate solves material m (canonical, pawnless, more than two pieces)
 // for distance to mate, reading the sub-tables it needs from src.
 func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (t *Table, err error) {
-	defer wrapError(&err, "generate %s", m)
+	defer wrapError(&err, "generate %s", opts.Game.MaterialName(m))
 	if opts.Draws != nil {
 		return nil, errors.New("DTM takes no draws from another table")
 	}
@@ -103,7 +107,7 @@ func Generate(ctx context.Context, m tb.Material, src Source, opts Options) (t *
 	if err != nil {
 		return nil, err
 	}
-	subs, err := loadSubTables(m, src)
+	subs, err := loadSubTables(opts.Game, m, src)
 	if err != nil {
 		return nil, err
 	}
@@ -122,17 +126,27 @@ func wrapError(err *error, format string, args ...any) {
 // Supported reports whether Generate and GenerateDTB can solve m, and if
 // not, why: m must be canonical and pawnless, with 3 to index.MaxPieces
 // pieces. Callers that plan many tables check them all before any work.
-func Supported(m tb.Material) error {
+func Supported(m tb.Material) error { return SupportedIn(tb.Makruk, m) }
+
+// SupportedIn is Supported for a material of game g. A Shatranj material
+// also needs a piece on each side: a bare king has lost (or drawn, by the
+// bare-king rule) before any table is looked at.
+func SupportedIn(g tb.Game, m tb.Material) error {
+	name := g.MaterialName(m)
 	switch {
+	case !g.Valid():
+		return fmt.Errorf("%s is not a game", g)
+	case g.BareKingLoses() && m.Pieces() >= 3 && (m.SidePieces(tb.White) == 0 || m.SidePieces(tb.Black) == 0):
+		return fmt.Errorf("%s has a bare king: in %s it is decided by the bare-king rule and has no table", name, g)
 	case m.HasPawns():
-		return fmt.Errorf("%s has pawns: the tables are pawnless", m)
+		return fmt.Errorf("%s has pawns: the tables are pawnless", name)
 	case m.Pieces() < 3:
-		return fmt.Errorf("%s is a draw and has no table: every table has at least 3 pieces", m)
+		return fmt.Errorf("%s is a draw and has no table: every table has at least 3 pieces", name)
 	case m.Pieces() > index.MaxPieces:
-		return fmt.Errorf("%s has %d pieces: the generator supports at most %d", m, m.Pieces(), index.MaxPieces)
+		return fmt.Errorf("%s has %d pieces: the generator supports at most %d", name, m.Pieces(), index.MaxPieces)
 	case !m.IsCanonical():
 		c, _ := m.Canonical()
-		return fmt.Errorf("%s is not canonical: its table is %s", m, c)
+		return fmt.Errorf("%s is not canonical: its table is %s", name, g.MaterialName(c))
 	}
 	return nil
 }
@@ -143,10 +157,10 @@ func newSpace(m tb.Material, opts Options) (*index.Space, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	if err := Supported(m); err != nil {
+	if err := SupportedIn(opts.Game, m); err != nil {
 		return nil, err
 	}
-	return index.New(m)
+	return index.NewGame(opts.Game, m)
 }
 
 // generate runs the retrograde analysis of a space with captures resolved

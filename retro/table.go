@@ -80,11 +80,48 @@ type captureValues interface {
 }
 
 // captureSite is where a capture leads: the sub-table entry (side to move,
-// index), or nowhere (ok false) when only the kings are left.
+// index), or nowhere (ok false) when only the kings are left, or — in a
+// game where a bare king loses — the bare-king rule's verdict when the
+// capture leaves the side to move with its king alone.
 type captureSite struct {
 	side  tb.Color
 	index uint64
 	ok    bool
+	bare  bareVerdict
+}
+
+// bareVerdict is the bare-king rule's outcome of a capture (tb.Game's
+// BareKingOutcome): the side left bare has lost, or can bare the other
+// king at once and draws.
+type bareVerdict uint8
+
+const (
+	notBare bareVerdict = iota
+	bareLost
+	bareDrawn
+)
+
+// value returns the verdict as the value for the bare side to move: lost
+// at once, as if mated, or a draw.
+func (b bareVerdict) value() value.Value {
+	if b == bareLost {
+		return value.MatedIn(0)
+	}
+	return value.Draw
+}
+
+// bareSite returns the site of capture m of p when the rules of p's game
+// decide it by the bare-king rule (ok false otherwise).
+func bareSite(p *tb.Position, m tb.Move) (captureSite, bool) {
+	q := p.Play(m)
+	lost, drawn := p.Game().BareKingOutcome(&q)
+	switch {
+	case lost:
+		return captureSite{bare: bareLost}, true
+	case drawn:
+		return captureSite{bare: bareDrawn}, true
+	}
+	return captureSite{}, false
 }
 
 // captureValue returns the value of capture m in p for the side to move
@@ -97,12 +134,15 @@ func captureValue(cv captureValues, p *tb.Position, m tb.Move, c tb.Color, t tb.
 // captured piece, the sub-table it leads to and whether its colours are
 // swapped.
 type subTables struct {
-	table [2][tb.Met + 1]*Table // nil: KvK or no such piece
+	table [2][tb.Met + 1]*Table // nil: KvK, a bare king that loses, or no such piece
 	flip  [2][tb.Met + 1]bool
 	after [2][tb.Met + 1]tb.Material // the material left, as on the board
+	// bare: taking this piece leaves its side's king alone in a game where
+	// that loses (Shatranj): the bare-king rule decides, no table.
+	bare [2][tb.Met + 1]bool
 }
 
-func loadSubTables(m tb.Material, src Source) (*subTables, error) {
+func loadSubTables(g tb.Game, m tb.Material, src Source) (*subTables, error) {
 	st := &subTables{}
 	for c := tb.White; c <= tb.Black; c++ {
 		for t := tb.Rook; t <= tb.Met; t++ {
@@ -114,15 +154,22 @@ func loadSubTables(m tb.Material, src Source) (*subTables, error) {
 			canon, flip := sub.Canonical()
 			st.flip[c][t] = flip
 			st.after[c][t] = sub
+			if g.BareKingLoses() && sub.SidePieces(c) == 0 {
+				st.bare[c][t] = true
+				continue
+			}
 			if canon.Pieces() == 2 {
 				continue
 			}
 			table, err := src(canon)
 			if err != nil {
-				return nil, fmt.Errorf("sub-table %s of %s: %w", canon, m, err)
+				return nil, fmt.Errorf("sub-table %s of %s: %w", g.MaterialName(canon), g.MaterialName(m), err)
 			}
 			if table.Material() != canon {
-				return nil, fmt.Errorf("sub-table for %s holds %s", canon, table.Material())
+				return nil, fmt.Errorf("sub-table for %s holds %s", g.MaterialName(canon), g.MaterialName(table.Material()))
+			}
+			if got := table.Space.Game(); got != g {
+				return nil, fmt.Errorf("sub-table %s is a %s table, not %s", g.MaterialName(canon), got, g)
 			}
 			for side := range table.Values {
 				adviseHugePages(table.Values[side].Codes()) // captures read them at random
@@ -134,6 +181,10 @@ func loadSubTables(m tb.Material, src Source) (*subTables, error) {
 }
 
 func (st *subTables) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) captureSite {
+	if st.bare[c][t] {
+		s, _ := bareSite(p, m)
+		return s
+	}
 	table := st.table[c][t]
 	if table == nil {
 		return captureSite{}
@@ -147,6 +198,9 @@ func (st *subTables) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType)
 }
 
 func (st *subTables) valueAt(c tb.Color, t tb.PieceType, s captureSite) value.Value {
+	if s.bare != notBare {
+		return s.bare.value()
+	}
 	if !s.ok {
 		return value.Draw // KvK
 	}
@@ -156,12 +210,16 @@ func (st *subTables) valueAt(c tb.Color, t tb.PieceType, s captureSite) value.Va
 // Dependencies returns every canonical material that must be solved before
 // m, in an order in which each comes after its own sub-tables, followed by
 // m itself. KvK is left out: it is a known draw.
-func Dependencies(m tb.Material) []tb.Material {
+func Dependencies(m tb.Material) []tb.Material { return DependenciesIn(tb.Makruk, m) }
+
+// DependenciesIn is Dependencies in game g: in Shatranj the materials with
+// a bare king are left out too (the bare-king rule decides them).
+func DependenciesIn(g tb.Game, m tb.Material) []tb.Material {
 	var order []tb.Material
 	seen := map[tb.Material]bool{}
 	var visit func(x tb.Material)
 	visit = func(x tb.Material) {
-		if seen[x] || x.Pieces() <= 2 {
+		if seen[x] || x.Pieces() <= 2 || g.BareKingLoses() && (x.SidePieces(tb.White) == 0 || x.SidePieces(tb.Black) == 0) {
 			return
 		}
 		seen[x] = true

@@ -15,6 +15,7 @@ import (
 // MismatchError reports a stored value that differs from the value its
 // successors give.
 type MismatchError struct {
+	Game       tb.Game // names the material (the zero value: Makruk)
 	Material   tb.Material
 	FEN        string
 	Stored     value.Value
@@ -24,7 +25,7 @@ type MismatchError struct {
 
 func (e *MismatchError) Error() string {
 	return fmt.Sprintf("verify %s: %d mismatches, first %s: stored %v, successors give %v",
-		e.Material, e.Count, e.FEN, e.Stored, e.Recomputed)
+		e.Game.MaterialName(e.Material), e.Count, e.FEN, e.Stored, e.Recomputed)
 }
 
 // Verify checks every legal position of a finished table against a one-ply
@@ -76,7 +77,7 @@ func resolversOf(checks []Check) ([]*Table, []captureValues, error) {
 		tables[x] = c.Table
 		var err error
 		if c.Rules == nil {
-			resolvers[x], err = loadSubTables(m, c.DTM)
+			resolvers[x], err = loadSubTables(c.Table.Space.Game(), m, c.DTM)
 		} else {
 			resolvers[x], err = loadBoardCaptures(m, c.Rules, c.DTM, c.DTB)
 		}
@@ -126,7 +127,7 @@ func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opt
 			counts[x].Add(1)
 			firstMu.Lock()
 			if firsts[x] == nil {
-				firsts[x] = &MismatchError{Material: material, FEN: p.FEN(), Stored: got, Recomputed: want[x]}
+				firsts[x] = &MismatchError{Game: space.Game(), Material: material, FEN: p.FEN(), Stored: got, Recomputed: want[x]}
 			}
 			firstMu.Unlock()
 		}
@@ -171,7 +172,7 @@ func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues
 func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []value.Value) {
 	if len(moves) == 0 {
 		v := value.Draw
-		if p.InCheck(p.Side) {
+		if p.InCheck(p.Side) || p.Game().StalemateLoses() {
 			v = value.MatedIn(0)
 		}
 		for x := range best {
