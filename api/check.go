@@ -75,7 +75,7 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 	case !v.IsMate():
 		return verdict{ResultDraw, fmt.Sprintf("Draw: no side can force mate (%s)", tb.MaterialOf(pos))}
 	case v.IsLoss() && v.Plies() == 0:
-		return verdict{wins, fmt.Sprintf("%s is checkmated: %s wins", pos.Side.Name(), winner.Name())}
+		return verdict{wins, fmt.Sprintf("%s is %s: %s wins", pos.Side.Name(), pos.LostBy(), winner.Name())}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s wins: mate in %s (%s)", winner.Name(), countMoves(v.Moves()), countPlies(v.Plies()))

@@ -46,11 +46,14 @@ func Stats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, error)
 
 // ParseMaterial reads a material name a user gave and returns its
 // canonical form, refusing materials with pawns.
-func ParseMaterial(name string) (tb.Material, error) {
+func ParseMaterial(name string) (tb.Material, error) { return ParseMaterialIn(tb.Makruk, name) }
+
+// ParseMaterialIn is ParseMaterial for a material of game g, in its letters.
+func ParseMaterialIn(g tb.Game, name string) (tb.Material, error) {
 	if base, profile, ok := strings.Cut(name, "."); ok {
 		return tb.Material{}, fmt.Errorf("%q: a material is expected, such as %s, not the name of its %s table", name, base, profile)
 	}
-	m, err := tb.ParseMaterial(name)
+	m, err := g.ParseMaterial(name)
 	if err != nil {
 		return m, err
 	}

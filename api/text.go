@@ -13,13 +13,14 @@ import (
 
 // The text the probe and line commands print.
 
-// valueText describes a value for the side to move in words.
-func valueText(side tb.Color, v value.Value) string {
+// valueText describes the value v of pos for its side to move in words.
+func valueText(pos *tb.Position, v value.Value) string {
+	side := pos.Side
 	switch {
 	case v.IsWin():
 		return fmt.Sprintf("%s mates in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
 	case v.IsLoss() && v.Plies() == 0:
-		return fmt.Sprintf("%s is checkmated", side.Name())
+		return fmt.Sprintf("%s is %s", side.Name(), pos.LostBy())
 	case v.IsLoss():
 		return fmt.Sprintf("%s is mated in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
 	}
@@ -30,7 +31,7 @@ func valueText(side tb.Color, v value.Value) string {
 // result under r, then each move's, best first.
 func WriteProbeText(w io.Writer, pos *tb.Position, j probe.Root, r *honour.Rules) {
 	v := j.Position.Value
-	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", tb.MaterialOf(pos), pos.Side.Name(), valueText(pos.Side, v), j.Position.Category)
+	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", pos.Game().MaterialName(tb.MaterialOf(pos)), pos.Side.Name(), valueText(pos, v), j.Position.Category)
 	if !j.Position.Exact {
 		fmt.Fprintf(w, "Cannot tell the result under the %s count without the board's-honour table %s (makruktb gen makes it): the categories are the plain DTM results\n",
 			r.Name, probe.BoardFileName(tb.MaterialOf(pos), r.Name))
@@ -68,7 +69,7 @@ func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *h
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), valueText(pos.Side, v), start.Category, rules.Name)
+	fmt.Fprintf(w, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), valueText(pos, v), start.Category, rules.Name)
 	writeBoard(w, pos, ascii)
 	cur := *pos
 	for i, m := range line {
@@ -78,7 +79,7 @@ func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *h
 		}
 		san := cur.SAN(m.Move)
 		cur = cur.Play(m.Move)
-		fmt.Fprintf(w, "%-6s %-6s %-7s %-14s %s\n", number, m.Move, san, afterText(m.After.Value), countText(m.After.Count, announce, rules.Unit))
+		fmt.Fprintf(w, "%-6s %-6s %-7s %-14s %s\n", number, m.Move, san, afterText(&cur, m.After.Value), countText(m.After.Count, announce, rules.Unit))
 		if (i+1)%every == 0 || i == len(line)-1 {
 			fmt.Fprintln(w)
 			writeBoard(w, &cur, ascii)
@@ -87,11 +88,14 @@ func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *h
 	return nil
 }
 
-// afterText describes the position after a move.
-func afterText(v value.Value) string {
+// endText names, for a line, how the side to move lost (tb.Position.LostBy).
+var endText = map[string]string{"checkmated": "checkmate", "stalemated": "stalemate", "left with a bare king": "bare king"}
+
+// afterText describes the position after a move, pos, of value v.
+func afterText(pos *tb.Position, v value.Value) string {
 	switch {
 	case v.IsLoss() && v.Plies() == 0:
-		return "checkmate"
+		return endText[pos.LostBy()]
 	case v.IsMate():
 		return "DTM " + units.Plural(v.Plies(), "ply", "plies")
 	}
@@ -129,9 +133,9 @@ func writeBoard(w io.Writer, p *tb.Position, ascii bool) {
 			case t == tb.NoPiece:
 				fmt.Fprint(w, " .")
 			case ascii && c == tb.White:
-				fmt.Fprintf(w, " %c", t.Letter())
+				fmt.Fprintf(w, " %c", p.Game().Letter(t))
 			case ascii:
-				fmt.Fprintf(w, " %c", t.Letter()+'a'-'A')
+				fmt.Fprintf(w, " %c", p.Game().Letter(t)+'a'-'A')
 			default:
 				fmt.Fprintf(w, " %s", unicodePieces[c][t])
 			}

@@ -49,6 +49,29 @@ func Plan(targets []tb.Material, profiles []honour.Rules) []Job {
 	return jobs
 }
 
+// PlanGame is Plan for the tables of game g. A game without a count
+// (Shatranj) has DTM tables only: profiles must be empty.
+func PlanGame(g tb.Game, targets []tb.Material, profiles []honour.Rules) ([]Job, error) {
+	if g == tb.Makruk {
+		return Plan(targets, profiles), nil
+	}
+	if len(profiles) > 0 {
+		return nil, fmt.Errorf("%s has no counting rule: no DTB tables (give --dtb none)", g)
+	}
+	var dtm []tb.Material
+	isTarget := map[tb.Material]bool{}
+	for _, t := range targets {
+		canon, _ := t.Canonical()
+		isTarget[canon] = true
+		dtm = appendNew(dtm, retro.DependenciesIn(g, t))
+	}
+	var jobs []Job
+	for _, m := range dtm {
+		jobs = append(jobs, Job{ID: probe.ID{Material: m, Game: g}, Target: isTarget[m]})
+	}
+	return jobs, nil
+}
+
 // Needs returns every material whose tables m's DTM and DTB tables read,
 // m excluded: what a cluster job for m waits for.
 func Needs(m tb.Material) []tb.Material {
@@ -104,9 +127,12 @@ func Profiles(list string) ([]honour.Rules, error) {
 
 // CheckSupported refuses, before any work, targets the generator cannot
 // make. Their sub-tables have fewer pieces and moves, so it makes those.
-func CheckSupported(targets []tb.Material) error {
+func CheckSupported(targets []tb.Material) error { return CheckSupportedIn(tb.Makruk, targets) }
+
+// CheckSupportedIn is CheckSupported for the tables of game g.
+func CheckSupportedIn(g tb.Game, targets []tb.Material) error {
 	for _, m := range targets {
-		if err := retro.Supported(m); err != nil {
+		if err := retro.SupportedIn(g, m); err != nil {
 			return fmt.Errorf("cannot generate: %w", err)
 		}
 	}
@@ -116,7 +142,7 @@ func CheckSupported(targets []tb.Material) error {
 // Estimate returns the job's estimated memory, disk and time, in memory
 // and out of core.
 func (j Job) Estimate() (retro.Estimate, error) {
-	return retro.EstimateTable(j.ID.Material, j.Rules != nil)
+	return retro.EstimateTableIn(j.ID.Game, j.ID.Material, j.Rules != nil)
 }
 
 // OutOfCore says whether a table of estimate e is generated out of core

@@ -243,7 +243,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	m := j.ID.Material
 	r.cache.ReleaseOthers(m) // the tables held for the next of their material's (holdBelow)
 	clock := &Timings{}
-	opts := retro.Options{Threads: r.Threads, Progress: func(p retro.Progress) {
+	opts := retro.Options{Threads: r.Threads, Game: j.ID.Game, Progress: func(p retro.Progress) {
 		clock.enter(string(p.Stage))
 		r.Report.Progress(p)
 	}}
@@ -281,7 +281,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	metric := probe.DTM
 	clock.enter("load") // the sub-tables; the generator's progress starts the next stage
 	if j.Rules == nil {
-		table, err = retro.Generate(ctx, m, r.cache.DTM, opts)
+		table, err = retro.Generate(ctx, m, r.cache.DTMOf(j.ID.Game), opts)
 	} else {
 		metric = probe.DTB
 		r.cache.AddRules(j.Rules) // a custom profile's sub-tables may need deriving
@@ -391,7 +391,7 @@ func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending 
 // verifyValues checks every value of a freshly generated table against its
 // successors, with its sub-tables from the cache.
 func (r *Runner) verifyValues(ctx context.Context, j Job, table *retro.Table) error {
-	c := retro.Check{Table: table, DTM: r.cache.DTM}
+	c := retro.Check{Table: table, DTM: r.cache.DTMOf(j.ID.Game)}
 	if j.Rules != nil {
 		c.Rules, c.DTB = j.Rules, r.cache.Board(j.Rules.Name)
 	}

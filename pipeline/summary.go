@@ -76,6 +76,9 @@ func movesOf(plies int) int {
 // profile, which for thai also completes the DTM row of the material.
 func countDraws(ctx context.Context, dir string, cache *store.Cache, j Job, table *retro.Table, threads int) (string, error) {
 	opts := retro.Options{Threads: threads}
+	if !j.ID.Game.HasCount() {
+		return "", nil // no count, no count-draws
+	}
 	if j.Rules == nil {
 		st, err := retro.ComputeStats(ctx, table, opts)
 		if err != nil {
@@ -154,8 +157,12 @@ func (s Summary) Line() string {
 	if s.DTB {
 		longest, draws = "goal", "count-draws"
 	}
-	return fmt.Sprintf("%-15s %7.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position  %s %s",
-		s.Table, s.Took.Seconds(), s.Positions, longest, movesText(s.LongestWhite), movesText(s.LongestBlack), units.Bytes(s.Bytes), s.BitsPerPosition(), draws, s.CountDraws)
+	line := fmt.Sprintf("%-15s %7.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position",
+		s.Table, s.Took.Seconds(), s.Positions, longest, movesText(s.LongestWhite), movesText(s.LongestBlack), units.Bytes(s.Bytes), s.BitsPerPosition())
+	if s.CountDraws == "" { // a game without a count (Shatranj)
+		return line
+	}
+	return line + "  " + draws + " " + s.CountDraws
 }
 
 // movesText writes a longest win in plies as moves, "-" for none.

@@ -13,6 +13,7 @@ import (
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
@@ -36,7 +37,7 @@ func Unverified(dir string, ids []probe.ID, sums map[string]string) ([]probe.ID,
 func byMaterial(ids []probe.ID) [][]probe.ID {
 	var groups [][]probe.ID
 	for _, id := range ids {
-		if n := len(groups); n > 0 && groups[n-1][0].Material == id.Material {
+		if n := len(groups); n > 0 && groups[n-1][0].Material == id.Material && groups[n-1][0].Game == id.Game {
 			groups[n-1] = append(groups[n-1], id)
 			continue
 		}
@@ -91,7 +92,7 @@ func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (failed int, err 
 		if err != nil {
 			return failed, err
 		}
-		if group[0].Rules == "" { // the material's DTM table: its WDL files too
+		if group[0].Rules == "" && group[0].Game == tb.Makruk { // the material's DTM table: its WDL files too
 			n, err := v.wdlFiles(ctx, group[0].Material)
 			failed += n
 			if err != nil {
@@ -280,7 +281,7 @@ func (v *Verifier) load(ctx context.Context, id probe.ID, outOfCore bool) (c ret
 	if err != nil {
 		return c, "", err
 	}
-	c = retro.Check{Table: table, DTM: cache.DTM}
+	c = retro.Check{Table: table, DTM: cache.DTMOf(id.Game)}
 	if id.Rules != "" {
 		r, err := honour.LookupRules(id.Rules)
 		if err != nil {

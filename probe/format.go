@@ -80,12 +80,16 @@ const BlockSizeV2 = 8 * DefaultBlockSize
 
 // Header describes a table file; it is everything before the data section.
 type Header struct {
-	Version     int // Version or Version2 (always for a WDL file)
-	Material    tb.Material
-	Metric      Metric
-	Rules       string // rule profile, empty for DTM
-	Width       int    // bytes per value: 1 or 2
-	Symmetries  int    // 8 or 2
+	Version  int // Version or Version2 (always for a WDL file)
+	Material tb.Material
+	Metric   Metric
+	Rules    string // rule profile, empty for DTM
+	// Game is the game whose rules the table follows. A DTM table of
+	// another game than Makruk writes the game's name where a DTB table
+	// writes its rule profile, and its material in the game's letters.
+	Game        tb.Game
+	Width       int // bytes per value: 1 or 2
+	Symmetries  int // 8 or 2
 	KingPairs   int
 	PerKingPair uint64
 	Size        uint64 // indices per side to move
@@ -146,6 +150,7 @@ func newHeader(s *index.Space, metric Metric, width int) Header {
 	return Header{
 		Version:     Version,
 		Material:    s.Material(),
+		Game:        s.Game(),
 		Metric:      metric,
 		Width:       width,
 		Symmetries:  sym,
@@ -164,11 +169,15 @@ func (h *Header) marshal() []byte {
 	b := []byte(Magic)
 	b = binary.LittleEndian.AppendUint16(b, uint16(h.Version))
 	b = append(b, byte(h.Metric), byte(h.Width))
-	name := h.Material.String()
+	name := h.Game.MaterialName(h.Material)
 	b = append(b, byte(len(name)))
 	b = append(b, name...)
-	b = append(b, byte(len(h.Rules)))
-	b = append(b, h.Rules...)
+	rules := h.Rules
+	if h.Game != tb.Makruk {
+		rules = h.Game.String()
+	}
+	b = append(b, byte(len(rules)))
+	b = append(b, rules...)
 	b = append(b, byte(h.Symmetries))
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.KingPairs))
 	b = binary.LittleEndian.AppendUint64(b, h.PerKingPair)

@@ -11,11 +11,17 @@ import (
 // ID names a table: the DTM table of a canonical material (Rules "") or
 // its board's-honour (DTB) table under a rule profile. Its file name is
 // "KRvKN.mtbm" or "KRvKN.thai.mtbb"; its name in lists "KRvKN" or
-// "KRvKN.thai".
+// "KRvKN.thai". A Shatranj table (Game Shatranj: DTM only, Shatranj has no
+// count) is "KRvKQ.shatranj.mtbm", "KRvKQ.shatranj" in lists, its material
+// in Shatranj's letters, so both games' tables share a directory.
 type ID struct {
 	Material tb.Material
 	Rules    string
+	Game     tb.Game // the zero value: Makruk
 }
+
+// ShatranjID is the ID of the Shatranj DTM table of m.
+func ShatranjID(m tb.Material) ID { return ID{Material: m, Game: tb.Shatranj} }
 
 // DTMID is the ID of m's DTM table.
 func DTMID(m tb.Material) ID { return ID{Material: m} }
@@ -28,8 +34,12 @@ func (id ID) Metric() Metric {
 	return DTB
 }
 
-// FileName is e.g. "KRvKN.mtbm" or "KRvKN.thai.mtbb".
+// FileName is e.g. "KRvKN.mtbm" or "KRvKN.thai.mtbb" (Shatranj:
+// "KRvKQ.shatranj.mtbm").
 func (id ID) FileName() string {
+	if id.Game != tb.Makruk {
+		return id.String() + DTM.Extension()
+	}
 	if id.Rules == "" {
 		return FileName(id.Material, DTM)
 	}
@@ -39,8 +49,11 @@ func (id ID) FileName() string {
 // Path returns the table's file in dir.
 func (id ID) Path(dir string) string { return filepath.Join(dir, id.FileName()) }
 
-// String is e.g. "KRvKN" or "KRvKN.thai".
+// String is e.g. "KRvKN" or "KRvKN.thai" (Shatranj: "KRvKQ.shatranj").
 func (id ID) String() string {
+	if id.Game != tb.Makruk {
+		return id.Game.MaterialName(id.Material) + "." + id.Game.String()
+	}
 	if id.Rules == "" {
 		return id.Material.String()
 	}
@@ -59,8 +72,10 @@ func ParseFileName(name string) (ID, bool) {
 		name, id.Rules = base[:i], base[i+1:]
 	} else if name, ok = strings.CutSuffix(name, DTM.Extension()); !ok {
 		return id, false
+	} else if base, ok := strings.CutSuffix(name, "."+tb.Shatranj.String()); ok {
+		name, id.Game = base, tb.Shatranj
 	}
-	m, err := tb.ParseMaterial(name)
+	m, err := id.Game.ParseMaterial(name)
 	if err != nil || !m.IsCanonical() || m.HasPawns() {
 		return id, false
 	}
@@ -114,5 +129,5 @@ func parseWDLFileName(name string) (ID, bool) {
 		return ID{}, false
 	}
 	id, ok := ParseFileName(base + DTB.Extension())
-	return id, ok && id.Rules != ""
+	return id, ok && id.Rules != "" && id.Game == tb.Makruk
 }

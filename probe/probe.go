@@ -19,14 +19,26 @@ func (r MoveResult) ForMover() value.Value { return r.After.Negate() }
 
 // Moves returns every legal move of p with its result, best first for the
 // side to move: quickest win, then draws, then the longest loss.
+//
+// In a game where a bare king loses (Shatranj), a bare king to move has
+// lost unless it takes the other side's last piece at once: Moves lists
+// that capture alone, or nothing when it has lost (the game is over).
 func (t *Tables) Moves(p *tb.Position) ([]MoveResult, error) {
 	if _, err := t.Value(p); err != nil {
 		return nil, err
 	}
 	var l tb.MoveList
 	p.LegalMoves(&l)
+	bare, lastPiece := false, false
+	if p.Game().BareKingLoses() && p.ByColor(p.Side)&^p.ByType(tb.King) == 0 {
+		bare = true
+		lastPiece = (p.ByColor(p.Side.Other()) &^ p.ByType(tb.King)).Count() == 1
+	}
 	out := make([]MoveResult, 0, l.N)
 	for _, m := range l.Slice() {
+		if bare && !(lastPiece && p.IsCapture(m)) {
+			continue
+		}
 		q := p.Play(m)
 		v, _, err := t.dtmValueOf(&q, true)
 		if err != nil {

@@ -174,13 +174,16 @@ func (t *File) readHeader(size int64) error {
 	}
 	nameOff := c.off
 	name := string(c.bytes(c.u8()))
-	m, err := tb.ParseMaterial(name)
+	rulesOff := c.off
+	h.Rules = string(c.bytes(c.u8()))
+	if h.Metric == DTM && h.Rules == tb.Shatranj.String() {
+		h.Game, h.Rules = tb.Shatranj, ""
+	}
+	m, err := h.Game.ParseMaterial(name)
 	if err != nil || c.bad {
 		return t.corrupt(int64(nameOff), "bad material name %q", name)
 	}
 	h.Material = m
-	rulesOff := c.off
-	h.Rules = string(c.bytes(c.u8()))
 	if (h.Metric != DTM) != (h.Rules != "") && !c.bad {
 		return t.corrupt(int64(rulesOff), "%s table with rules %q", h.Metric, h.Rules)
 	}
@@ -209,7 +212,7 @@ func (t *File) readHeader(size int64) error {
 	if c.bad {
 		return t.corrupt(int64(len(prefix)), "header truncated")
 	}
-	space, err := index.New(m)
+	space, err := index.NewGame(h.Game, m)
 	if err != nil {
 		return t.corrupt(int64(nameOff), "%v", err)
 	}

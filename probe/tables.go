@@ -18,6 +18,10 @@ var (
 	ErrPawns         = errors.New("pawns on the board: the tables are pawnless")
 	ErrTooManyPieces = errors.New("more pieces than any table holds")
 	ErrIllegal       = errors.New("illegal position")
+	// ErrGameOver: in a game where a bare king loses (Shatranj), the side
+	// not to move has a bare king and the side to move pieces: the game
+	// ended when the king was bared.
+	ErrGameOver = errors.New("the game is over: the side not to move has a bare king")
 )
 
 // PositionError says why a position cannot be probed.
@@ -164,14 +168,14 @@ func (lf *lazyFile) open(key ID, metric Metric, dir string) {
 	m := key.Material
 	lf.file, lf.err = OpenFile(lf.path)
 	if errors.Is(lf.err, fs.ErrNotExist) {
-		lf.err = &MissingError{Material: m.String(), Dir: dir}
+		lf.err = &MissingError{Material: key.Game.MaterialName(m), Dir: dir}
 	}
 	if lf.err != nil {
 		return
 	}
 	h := &lf.file.Header
-	if h.Material != m || h.Metric != metric || h.Rules != key.Rules {
-		lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s table of %s (rules %q), not what its name says", h.Metric, h.Material, h.Rules)}
+	if h.Material != m || h.Metric != metric || h.Rules != key.Rules || h.Game != key.Game {
+		lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s %s table of %s (rules %q), not what its name says", h.Game, h.Metric, h.Game.MaterialName(h.Material), h.Rules)}
 		return
 	}
 	lf.slots = make([]blockSlot, h.Blocks)
@@ -222,7 +226,7 @@ func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFil
 	if !m.IsCanonical() {
 		q, canon = p.ColorFlipped(), m.Flipped()
 	}
-	lf, err := table(ID{canon, rules})
+	lf, err := table(ID{Material: canon, Rules: rules, Game: p.Game()})
 	if lf == nil || err != nil {
 		return site{given: m}, nil, err
 	}
@@ -236,7 +240,7 @@ func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFil
 // boardValue returns the DTB value under r of p (at site s), and false
 // when the directory has no such table.
 func (t *Tables) boardValue(p *tb.Position, s site, r *honour.Rules) (value.Value, bool, error) {
-	lf, err := t.table(ID{s.material, r.Name})
+	lf, err := t.table(ID{Material: s.material, Rules: r.Name})
 	if lf == nil || err != nil {
 		return 0, false, err
 	}
@@ -280,8 +284,25 @@ func (t *Tables) dtmValueOf(p *tb.Position, legal bool) (value.Value, site, erro
 	case s.given.Pieces() == 2:
 		return value.Draw, s, nil
 	}
+	if p.Game().BareKingLoses() {
+		if lost, drawn := p.Game().BareKingOutcome(p); lost || drawn {
+			return bareVerdict(lost), s, nil
+		}
+		if (p.ByColor(p.Side.Other()) &^ p.ByType(tb.King)) == 0 {
+			return 0, s, &PositionError{FEN: p.FEN(), Err: ErrGameOver}
+		}
+	}
 	canon, _ := s.given.Canonical()
-	return 0, s, &MissingError{Material: canon.String(), Dir: t.dir}
+	return 0, s, &MissingError{Material: p.Game().MaterialName(canon), Dir: t.dir}
+}
+
+// bareVerdict is the value of a bare king to move (tb.Game's
+// BareKingOutcome): lost, as if mated, or a draw.
+func bareVerdict(lost bool) value.Value {
+	if lost {
+		return value.MatedIn(0)
+	}
+	return value.Draw
 }
 
 // The one-ply search. A version-2 file stores one side to move; the value
@@ -329,7 +350,7 @@ func bestMove(p *tb.Position, valueOf func(*tb.Position) (value.Value, error)) (
 	var moves tb.MoveList
 	p.LegalMoves(&moves)
 	if moves.N == 0 {
-		if p.InCheck(p.Side) {
+		if p.InCheck(p.Side) || p.Game().StalemateLoses() {
 			return value.MatedIn(0), nil
 		}
 		return value.Draw, nil

@@ -67,10 +67,15 @@ const (
 // EstimateTable estimates the generation of m's DTM table (dtb false) or
 // of one of its DTB tables (dtb true).
 func EstimateTable(m tb.Material, dtb bool) (Estimate, error) {
-	if err := Supported(m); err != nil {
+	return EstimateTableIn(tb.Makruk, m, dtb)
+}
+
+// EstimateTableIn is EstimateTable for a table of game g.
+func EstimateTableIn(g tb.Game, m tb.Material, dtb bool) (Estimate, error) {
+	if err := SupportedIn(g, m); err != nil {
 		return Estimate{}, err
 	}
-	space, err := index.New(m)
+	space, err := index.NewGame(g, m)
 	if err != nil {
 		return Estimate{}, err
 	}
@@ -93,11 +98,11 @@ func EstimateTable(m tb.Material, dtb bool) (Estimate, error) {
 	seen := map[tb.Material]bool{}
 	for _, sub := range m.Captures() {
 		canon, _ := sub.Canonical()
-		if canon.Pieces() == 2 || seen[canon] {
+		if canon.Pieces() == 2 || seen[canon] || SupportedIn(g, canon) != nil {
 			continue
 		}
 		seen[canon] = true
-		s, err := index.New(canon)
+		s, err := index.NewGame(g, canon)
 		if err != nil {
 			return Estimate{}, err
 		}

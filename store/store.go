@@ -28,7 +28,7 @@ func Materials(dir string) ([]tb.Material, error) {
 	}
 	var out []tb.Material
 	for _, id := range ids {
-		if id.Rules == "" {
+		if id.Rules == "" && id.Game == tb.Makruk {
 			out = append(out, id.Material)
 		}
 	}
@@ -57,9 +57,9 @@ func open(dir string, id probe.ID) (*probe.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.Header.Material != id.Material || f.Header.Rules != id.Rules {
+	if h := &f.Header; h.Material != id.Material || h.Rules != id.Rules || h.Game != id.Game {
 		f.Close()
-		return nil, &probe.CorruptError{File: id.Path(dir), Reason: fmt.Sprintf("holds the %s table of %s (rules %q)", f.Header.Metric, f.Header.Material, f.Header.Rules)}
+		return nil, &probe.CorruptError{File: id.Path(dir), Reason: fmt.Sprintf("holds the %s %s table of %s (rules %q)", h.Game, h.Metric, h.Game.MaterialName(h.Material), h.Rules)}
 	}
 	return f, nil
 }
@@ -87,7 +87,7 @@ func (c *Cache) load(id probe.ID) (*retro.Table, error) {
 	if !f.Header.OneSided() {
 		return table, nil
 	}
-	check := retro.Check{Table: table, DTM: c.DTM}
+	check := retro.Check{Table: table, DTM: c.DTMOf(id.Game)}
 	if id.Rules != "" {
 		r, err := c.rules(id.Rules)
 		if err != nil {
@@ -161,6 +161,14 @@ func (c *Cache) Dir() string { return c.dir }
 
 // DTM returns the DTM table of m (a retro.Source).
 func (c *Cache) DTM(m tb.Material) (*retro.Table, error) { return c.Load(probe.DTMID(m)) }
+
+// DTMOf returns the source of the DTM tables of game g (DTM for Makruk).
+func (c *Cache) DTMOf(g tb.Game) retro.Source {
+	if g == tb.Makruk {
+		return c.DTM
+	}
+	return func(m tb.Material) (*retro.Table, error) { return c.Load(probe.ID{Material: m, Game: g}) }
+}
 
 // Board returns the retro.Source of the DTB tables of a rule profile.
 func (c *Cache) Board(rules string) retro.Source {

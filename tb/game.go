@@ -192,3 +192,15 @@ func (g Game) materialLetterList() string {
 	}
 	return "R S N M P"
 }
+
+// LostBy says how the side to move of p, which has lost already, lost:
+// "checkmated", or in Shatranj also "stalemated" or "left with a bare king".
+func (p *Position) LostBy() string {
+	if lost, _ := p.game.BareKingOutcome(p); lost {
+		return "left with a bare king"
+	}
+	if p.game.StalemateLoses() && !p.InCheck(p.Side) {
+		return "stalemated"
+	}
+	return "checkmated"
+}

@@ -17,7 +17,7 @@ func (p *Position) SAN(m Move) string {
 			s = append(s, "abcdefgh"[from.File()], 'x')
 		}
 	} else {
-		s = append(s, t.Letter())
+		s = append(s, p.game.Letter(t))
 		if t != King {
 			s = append(s, p.disambiguation(m, t)...)
 		}

@@ -14,7 +14,7 @@ import (
 const exitCannotTell = 3
 
 func newCheckCommand() *cobra.Command {
-	var dir, rulesName, announce string
+	var dir, rulesName, announce, game string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "check [--rules R] [--tables DIR] [--json] FEN",
@@ -35,7 +35,7 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 			if err != nil {
 				return fmt.Errorf("--%v", err)
 			}
-			pr, err := probePosition(dir, rulesName, args)
+			pr, err := probePosition(cmd, dir, rulesName, game, args)
 			if err != nil {
 				return err
 			}
@@ -63,6 +63,7 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 	}
 	addTablesFlag(cmd, &dir)
 	addRulesFlag(cmd, &rulesName)
+	addGameFlag(cmd, &game)
 	addAnnounceFlag(cmd, &announce)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON: probe's fields for the position, result and verdict")
 	return cmd

@@ -14,6 +14,7 @@ import (
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb"
 )
 
 func newClusterCommand() *cobra.Command {
@@ -40,7 +41,7 @@ logs are in DIR/.cluster.`,
 // nodeMemory (0: none) is the most memory a job may ask for: tables that
 // need more are made out of core.
 func clusterPlan(maxPieces int, args []string, dtb string, cpus int, nodeMemory int64) ([]cluster.Job, error) {
-	targets, jobs, err := planFlags(maxPieces, args, dtb)
+	targets, jobs, err := planFlags(tb.Makruk, maxPieces, args, dtb)
 	if err != nil {
 		return nil, err
 	}

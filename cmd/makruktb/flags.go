@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/tb"
 )
 
 // threadsFlag is a --threads value, checked when the flag is parsed: 1 to
@@ -33,6 +34,23 @@ func addThreadsFlag(cmd *cobra.Command, threads *int) {
 
 func addTablesFlag(cmd *cobra.Command, dir *string) {
 	cmd.Flags().StringVar(dir, "tables", "", "table directory (default $MAKRUKTB_PATH, else ./data)")
+}
+
+func addGameFlag(cmd *cobra.Command, game *string) {
+	cmd.Flags().StringVar(game, "game", "makruk", "the game: makruk, or shatranj (Makruk's ancestor: alfil B, ferz Q; DTM tables only, named MATERIAL.shatranj.mtbm)")
+}
+
+// gameFlag reads --game. A game without a count has no DTB tables: unless
+// --dtb was given, *dtb becomes "none" for it.
+func gameFlag(cmd *cobra.Command, name string, dtb *string) (tb.Game, error) {
+	g, err := tb.ParseGame(name)
+	if err != nil {
+		return g, fmt.Errorf("--game: %w", err)
+	}
+	if dtb != nil && !g.HasCount() && !cmd.Flags().Changed("dtb") {
+		*dtb = "none"
+	}
+	return g, nil
 }
 
 func addRulesFlag(cmd *cobra.Command, rules *string) {

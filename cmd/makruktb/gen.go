@@ -18,7 +18,7 @@ import (
 )
 
 func newGenCommand() *cobra.Command {
-	var dir, scratch, dtbProfiles string
+	var dir, scratch, dtbProfiles, game string
 	var threads, maxPieces, format int
 	var memory int64
 	var force, timings, noVerify, noWDL, allOutOfCore bool
@@ -61,11 +61,15 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
   makruktb gen --format 1 KRRvKN
   makruktb gen --dtb none --tables /tmp/tb --threads 2 KRSvKN`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			targets, jobs, err := planFlags(maxPieces, args, dtbProfiles)
+			g, err := gameFlag(cmd, game, &dtbProfiles)
 			if err != nil {
 				return err
 			}
-			if err := pipeline.CheckSupported(targets); err != nil {
+			targets, jobs, err := planFlags(g, maxPieces, args, dtbProfiles)
+			if err != nil {
+				return err
+			}
+			if err := pipeline.CheckSupportedIn(g, targets); err != nil {
 				return err
 			}
 			dir = probe.Dir(dir)
@@ -106,13 +110,15 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 	cmd.Flags().BoolVar(&noWDL, "no-wdl", false, "do not write the WDL files of the --dtb profiles")
 	cmd.Flags().IntVar(&format, "format", pipeline.DefaultFormat, "format version of the tables written: 2 (one side to move stored, about a third of the size of version 1; a table made out of core is written in version 1), or 1 (both sides, byte for byte data/checksums.txt)")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
+	addGameFlag(cmd, &game)
 	return cmd
 }
 
-// planFlags plans the tables that --max-pieces or the materials and the
-// --dtb list name (the targets, canonical, and every table in order).
-func planFlags(maxPieces int, args []string, dtbProfiles string) ([]tb.Material, []pipeline.Job, error) {
-	targets, err := selectMaterials(maxPieces, args)
+// planFlags plans the tables of game g that --max-pieces or the materials
+// and the --dtb list name (the targets, canonical, and every table in
+// order).
+func planFlags(g tb.Game, maxPieces int, args []string, dtbProfiles string) ([]tb.Material, []pipeline.Job, error) {
+	targets, err := selectMaterialsIn(g, maxPieces, args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,7 +126,11 @@ func planFlags(maxPieces int, args []string, dtbProfiles string) ([]tb.Material,
 	if err != nil {
 		return nil, nil, fmt.Errorf("--dtb: %w", err)
 	}
-	return targets, pipeline.Plan(targets, profiles), nil
+	jobs, err := pipeline.PlanGame(g, targets, profiles)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--dtb: %w", err)
+	}
+	return targets, jobs, nil
 }
 
 // referenceChecksums are the checksums gen and verify hold the tables to:

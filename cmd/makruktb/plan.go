@@ -11,7 +11,7 @@ import (
 )
 
 func newPlanCommand() *cobra.Command {
-	var dtbProfiles string
+	var dtbProfiles, game string
 	var maxPieces int
 	var memory int64
 	cmd := &cobra.Command{
@@ -30,7 +30,11 @@ output; tables that exceed --memory even out of core are marked. Nothing is
 generated.`,
 		Example: "  makruktb plan KRSvKN\n  makruktb plan --max-pieces 6 --dtb none",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, jobs, err := planFlags(maxPieces, args, dtbProfiles)
+			g, err := gameFlag(cmd, game, &dtbProfiles)
+			if err != nil {
+				return err
+			}
+			_, jobs, err := planFlags(g, maxPieces, args, dtbProfiles)
 			if err != nil {
 				return err
 			}
@@ -82,6 +86,7 @@ generated.`,
 	}
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless table with up to N pieces")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles of the DTB tables (comma-separated; \"none\" for none)")
+	addGameFlag(cmd, &game)
 	addMemoryFlag(cmd, &memory)
 	return cmd
 }

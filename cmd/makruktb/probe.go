@@ -20,14 +20,25 @@ type probed struct {
 	rules  honour.Rules
 }
 
-// probePosition looks up the rules, parses the FEN given as arguments and
-// opens the tables.
-func probePosition(dir, rulesName string, args []string) (*probed, error) {
+// probePosition looks up the game and the rules, parses the FEN given as
+// arguments and opens the tables. A game without a count (Shatranj) is
+// judged under the rules "none"; --rules naming a count is refused there.
+func probePosition(cmd *cobra.Command, dir, rulesName, gameName string, args []string) (*probed, error) {
+	game, err := tb.ParseGame(gameName)
+	if err != nil {
+		return nil, fmt.Errorf("--game: %w", err)
+	}
+	if !game.HasCount() {
+		if cmd.Flags().Changed("rules") && rulesName != "none" {
+			return nil, fmt.Errorf("--rules %s: %s has no counting rule (its tables are DTM only)", rulesName, game)
+		}
+		rulesName = "none"
+	}
 	rules, err := honour.LookupRules(rulesName)
 	if err != nil {
 		return nil, err
 	}
-	pos, err := tb.ParseFEN(strings.Join(args, " "))
+	pos, err := game.ParseFEN(strings.Join(args, " "))
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +50,7 @@ func probePosition(dir, rulesName string, args []string) (*probed, error) {
 }
 
 func newProbeCommand() *cobra.Command {
-	var dir, rulesName string
+	var dir, rulesName, game string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "probe [--rules R] [--tables DIR] [--json] FEN",
@@ -56,7 +67,7 @@ position, a table the directory does not hold).`,
   makruktb probe --json "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
 		Args: needFEN,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pr, err := probePosition(dir, rulesName, args)
+			pr, err := probePosition(cmd, dir, rulesName, game, args)
 			if err != nil {
 				return err
 			}
@@ -74,12 +85,13 @@ position, a table the directory does not hold).`,
 	}
 	addTablesFlag(cmd, &dir)
 	addRulesFlag(cmd, &rulesName)
+	addGameFlag(cmd, &game)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (lichess tablebase API conventions)")
 	return cmd
 }
 
 func newLineCommand() *cobra.Command {
-	var dir, rulesName string
+	var dir, rulesName, game string
 	var ascii, asJSON bool
 	var every int
 	var announce string
@@ -104,7 +116,7 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 			if err != nil {
 				return fmt.Errorf("--%v", err)
 			}
-			pr, err := probePosition(dir, rulesName, args)
+			pr, err := probePosition(cmd, dir, rulesName, game, args)
 			if err != nil {
 				return err
 			}
@@ -121,6 +133,7 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 	}
 	addTablesFlag(cmd, &dir)
 	addRulesFlag(cmd, &rulesName)
+	addGameFlag(cmd, &game)
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw boards with letters instead of Unicode pieces")
 	cmd.Flags().IntVar(&every, "every", 10, "draw the board every N plies")
 	addAnnounceFlag(cmd, &announce)

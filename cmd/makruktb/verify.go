@@ -10,11 +10,12 @@ import (
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
+	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
 func newVerifyCommand() *cobra.Command {
-	var dir, scratch string
+	var dir, scratch, game string
 	var threads int
 	var pending bool
 	var memory int64
@@ -42,7 +43,11 @@ Exits non-zero on any mismatch, naming the position.`,
 			if scratch == "" {
 				scratch = dir
 			}
-			ids, err := verifyTargets(dir, args)
+			g, err := gameFlag(cmd, game, nil)
+			if err != nil {
+				return err
+			}
+			ids, err := verifyTargets(g, dir, args)
 			if err != nil {
 				return err
 			}
@@ -73,12 +78,16 @@ Exits non-zero on any mismatch, naming the position.`,
 	addMemoryFlagUsage(cmd, &memory, "read out of core the tables of a material that would take more than SIZE held whole")
 	cmd.Flags().StringVar(&scratch, "scratch", "", "directory for the values of tables read out of core (default: the table directory); its files are unlinked as soon as made")
 	cmd.Flags().BoolVar(&pending, "pending", false, "only the tables that the directory's catalogue does not list as verified with their current checksum")
+	addGameFlag(cmd, &game)
 	return cmd
 }
 
-// verifyTargets returns the tables the arguments name (see verify's help),
-// or every table in dir when there are none.
-func verifyTargets(dir string, args []string) ([]probe.ID, error) {
+// verifyTargets returns the tables of game g the arguments name (see
+// verify's help), or every table of g in dir when there are none.
+func verifyTargets(g tb.Game, dir string, args []string) ([]probe.ID, error) {
+	if g != tb.Makruk {
+		return gameTargets(g, dir, args)
+	}
 	var ids []probe.ID
 	if len(args) == 0 {
 		materials, err := tablesIn(dir)
@@ -115,6 +124,36 @@ func verifyTargets(dir string, args []string) ([]probe.ID, error) {
 				ids = append(ids, id)
 			}
 		}
+	}
+	return ids, nil
+}
+
+// gameTargets is verifyTargets for a game without a count (Shatranj): its
+// DTM tables, named by material ("KRvKQ" or "KRvKQ.shatranj"), or all of
+// them in dir.
+func gameTargets(g tb.Game, dir string, args []string) ([]probe.ID, error) {
+	var ids []probe.ID
+	if len(args) == 0 {
+		all, err := probe.Scan(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range all {
+			if id.Game == g {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("no %s tables in %s (gen --game %s makes them)", g, dir, g)
+		}
+		return ids, nil
+	}
+	for _, a := range args {
+		m, err := api.ParseMaterialIn(g, strings.TrimSuffix(a, "."+g.String()))
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, probe.ID{Material: m, Game: g})
 	}
 	return ids, nil
 }

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestShatranjCommands: gen, verify, probe, line and check of a Shatranj
+// table, named beside Makruk's in one directory, and the refusals.
+func TestShatranjCommands(t *testing.T) {
+	dir := t.TempDir()
+	out, err := run(t, "gen", "--game", "shatranj", "--tables", dir, "KRvKQ")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "KRvKQ.shatranj")
+	require.NotContains(t, out, "count-draws", "Shatranj has no count")
+	require.FileExists(t, filepath.Join(dir, "KRvKQ.shatranj.mtbm"))
+	// The Makruk table of the same slots (KRvKM) beside it.
+	_, err = run(t, "gen", "--tables", dir, "--dtb", "none", "KRvKM")
+	require.NoError(t, err)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	require.Subset(t, names, []string{"KRvKQ.shatranj.mtbm", "KRvKM.mtbm"})
+
+	out, err = run(t, "verify", "--game", "shatranj", "--tables", dir)
+	require.NoError(t, err, out)
+	require.Contains(t, out, "KRvKQ.shatranj  ok  checksum and every value")
+
+	const fen = "8/8/4k3/8/8/8/8/R3K2q w - - 0 1"
+	out, err = run(t, "probe", "--game", "shatranj", "--tables", dir, fen)
+	require.NoError(t, err, out)
+	require.Contains(t, out, "KRvKQ  White to move\nWhite mates in 2 (3 plies) (win)")
+	out, err = run(t, "line", "--game", "shatranj", "--tables", dir, "--every", "100", fen)
+	require.NoError(t, err, out)
+	require.Contains(t, out, "Kxg2    bare king")
+	out, _ = run(t, "check", "--game", "shatranj", "--tables", dir, "8/8/8/8/8/3k4/8/K2R4 b")
+	require.Contains(t, out, "Black is left with a bare king: White wins")
+	out, err = run(t, "probe", "--game", "shatranj", "--tables", dir, "8/8/8/8/8/3k4/3R4/K7 b")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "d3d2   draw", "the bare king takes the last piece: a draw")
+
+	// The refusals.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"probe", "--tables", dir, fen}, `'q' on rank 1 is not a piece (K M S N R P`},
+		{[]string{"probe", "--game", "shatranj", "--rules", "thai", "--tables", dir, fen}, "--rules thai: shatranj has no counting rule"},
+		{[]string{"probe", "--game", "chess", "--tables", dir, fen}, `--game: unknown game "chess" (makruk or shatranj)`},
+		{[]string{"gen", "--game", "shatranj", "--tables", dir, "--dtb", "thai", "KRvKQ"}, "--dtb: shatranj has no counting rule"},
+		{[]string{"gen", "--game", "shatranj", "--tables", dir, "KRvK"}, "KRvK has a bare king: in shatranj it is decided by the bare-king rule and has no table"},
+		{[]string{"gen", "--game", "shatranj", "--tables", dir, "KSvKQ"}, `unknown piece 'S' (expected R B N Q)`},
+		{[]string{"probe", "--game", "shatranj", "--tables", dir, "8/8/8/8/8/3k4/8/K2R4 w"}, "Black is in check but it is White's move"},
+		{[]string{"probe", "--game", "shatranj", "--tables", dir, "8/8/8/3k4/8/8/8/K3R3 w"}, "the game is over: the side not to move has a bare king"},
+	} {
+		out, err := run(t, c.args...)
+		require.Error(t, err, "%v: %s", c.args, out)
+		require.Contains(t, err.Error(), c.want, c.args)
+	}
+}
