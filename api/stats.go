@@ -18,7 +18,13 @@ import (
 // document and /api/v1/stats'); where a DTB table of a profile is in dir,
 // the board's-honour counts of that profile come from it.
 func Stats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, error) {
-	table, err := store.Load(dir, probe.DTMID(m))
+	return StatsIn(ctx, dir, tb.Makruk, m)
+}
+
+// StatsIn is Stats for the table of m in game g. A game without a count
+// (Shatranj) has no categories under one: the document's count is empty.
+func StatsIn(ctx context.Context, dir string, g tb.Game, m tb.Material) (*retro.Stats, error) {
+	table, err := store.Load(dir, probe.ID{Material: m, Game: g})
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +74,11 @@ func ParseMaterialIn(g tb.Game, name string) (tb.Material, error) {
 // each side by result, the mates by length, the categories under each
 // built-in count and the longest wins.
 func WriteStatsText(w io.Writer, st *retro.Stats) {
-	fmt.Fprintf(w, "%s (full board, every legal placement counted once)\n\n", st.Material)
+	name := st.Material
+	if st.Game != "" {
+		name = strings.ToUpper(st.Game[:1]) + st.Game[1:] + " " + name
+	}
+	fmt.Fprintf(w, "%s (full board, every legal placement counted once)\n\n", name)
 	fmt.Fprintf(w, "%-14s %15s %15s\n", "", "white to move", "black to move")
 	wt, bl := st.Sides["w"], st.Sides["b"]
 	row := func(name string, a, b uint64) { fmt.Fprintf(w, "%-14s %15d %15d\n", name, a, b) }
@@ -99,6 +109,10 @@ func WriteStatsText(w io.Writer, st *retro.Stats) {
 	for _, n := range moves {
 		fmt.Fprintf(w, "%15d  %15d %15d %15d %15d\n", n, hs[0][n], hs[1][n], hs[2][n], hs[3][n])
 	}
+	if len(st.Count) == 0 { // a game without a count
+		writeLongest(w, st)
+		return
+	}
 	fmt.Fprintf(w, "\nunder a fresh honour count      %12s %12s %12s %12s %12s %12s\n", "win", "cursed-win", "draw", "blessed-loss", "loss", "needs DTB")
 	for _, r := range honour.BuiltinRules() {
 		for _, side := range []string{"w", "b"} {
@@ -112,6 +126,11 @@ func WriteStatsText(w io.Writer, st *retro.Stats) {
 			fmt.Fprintf(w, "  %-13s %s\n", r.Name, countDrawText(d))
 		}
 	}
+	writeLongest(w, st)
+}
+
+// writeLongest lists the table's longest wins.
+func writeLongest(w io.Writer, st *retro.Stats) {
 	if len(st.Longest) > 0 {
 		fmt.Fprintln(w, "\nlongest wins:")
 		for _, l := range st.Longest {

@@ -43,6 +43,8 @@ type LongestWin struct {
 
 // Stats summarises a table.
 type Stats struct {
+	// Game is "shatranj" for a Shatranj table, empty for Makruk's.
+	Game     string               `json:"game,omitempty"`
 	Material string               `json:"material"`
 	Sides    map[string]SideStats `json:"sides"` // "w", "b"
 	Longest  []LongestWin         `json:"longest"`
@@ -267,7 +269,10 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 	if err != nil {
 		return nil, err
 	}
-	st := &Stats{Material: space.Material().String(), Sides: map[string]SideStats{}}
+	st := &Stats{Material: space.Game().MaterialName(space.Material()), Sides: map[string]SideStats{}}
+	if space.Game() != tb.Makruk {
+		st.Game = space.Game().String()
+	}
 	for side := tb.White; side <= tb.Black; side++ {
 		total := SideStats{Win: map[int]uint64{}, Loss: map[int]uint64{}}
 		best := value.Draw // the longest win's code
@@ -292,6 +297,9 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 			st.Longest = append(st.Longest, LongestWin{FEN: p.FEN(), DTM: best.Plies()})
 		}
 		st.Sides[side.String()] = total
+	}
+	if !space.Game().HasCount() {
+		return st, nil // no count, no categories under one
 	}
 	for _, r := range honour.BuiltinRules() {
 		counts := map[string]CountStats{}

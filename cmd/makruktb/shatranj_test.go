@@ -64,3 +64,20 @@ func TestShatranjCommands(t *testing.T) {
 		require.Contains(t, err.Error(), c.want, c.args)
 	}
 }
+
+// TestShatranjStats: the full-board counts of a Shatranj table, without
+// the count's categories.
+func TestShatranjStats(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--game", "shatranj", "--tables", dir, "KRvKQ")
+	require.NoError(t, err)
+	out, err := run(t, "stats", "--game", "shatranj", "--tables", dir, "KRvKQ")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "Shatranj KRvKQ (full board, every legal placement counted once)")
+	require.Contains(t, out, "8/8/8/8/2q5/8/2k5/KR6 w - - 0 1          mate in 20 moves (39 plies)")
+	require.NotContains(t, out, "honour count")
+	out, err = run(t, "stats", "--game", "shatranj", "--json", "--tables", dir, "KRvKQ")
+	require.NoError(t, err, out)
+	require.Contains(t, out, `"game": "shatranj"`)
+	require.Contains(t, out, `"legal": 10780728`)
+}

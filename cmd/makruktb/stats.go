@@ -17,7 +17,7 @@ import (
 )
 
 func newStatsCommand() *cobra.Command {
-	var dir, svgPath, heatmap, figure string
+	var dir, svgPath, heatmap, figure, game string
 	var asJSON, updateList bool
 	cmd := &cobra.Command{
 		Use:   "stats [--json] [--svg FILE] [--heatmap PIECE] [--tables DIR] (MATERIAL | --update-list [MATERIAL...])",
@@ -41,7 +41,14 @@ share of wins as a board.`,
 			if len(args) != 1 {
 				return fmt.Errorf("give one material, e.g. KRvK")
 			}
-			m, err := api.ParseMaterial(args[0])
+			g, err := gameFlag(cmd, game, nil)
+			if err != nil {
+				return err
+			}
+			if g != tb.Makruk && heatmap != "" {
+				return fmt.Errorf("--heatmap: Makruk tables only for now")
+			}
+			m, err := api.ParseMaterialIn(g, args[0])
 			if _, profile, ok := strings.Cut(args[0], "."); ok {
 				return fmt.Errorf("%w: the statistics of a material count its positions under every rule profile whose DTB table is present (%s included)", err, profile)
 			}
@@ -68,7 +75,7 @@ share of wins as a board.`,
 				api.WriteHeatmapText(cmd.OutOrStdout(), h)
 				return nil
 			}
-			st, err := api.Stats(cmd.Context(), probe.Dir(dir), m)
+			st, err := api.StatsIn(cmd.Context(), probe.Dir(dir), g, m)
 			if err != nil {
 				return err
 			}
@@ -93,6 +100,7 @@ share of wins as a board.`,
 	cmd.Flags().StringVar(&figure, "figure", "wins", "with --heatmap and --svg, the figure the board shows: wins (share), longest, median (mate in moves) or mates")
 	cmd.Flags().StringVar(&heatmap, "heatmap", "", "map White's wins square by square by the square of this piece (a FEN letter: k for the defending king)")
 	cmd.Flags().BoolVar(&updateList, "update-list", false, "fill the thai count-draw share in the directory's catalogue for the given tables (default: all)")
+	addGameFlag(cmd, &game)
 	return cmd
 }
 
