@@ -73,13 +73,3 @@ func (t PieceType) String() string {
 	}
 	return "none"
 }
-
-// pieceTypeOfLetter maps an upper-case FEN letter to its piece type.
-func pieceTypeOfLetter(ch byte) (PieceType, bool) {
-	for t := PieceType(0); t < NumPieceTypes; t++ {
-		if pieceLetters[t] == ch {
-			return t, true
-		}
-	}
-	return NoPiece, false
-}
