@@ -69,7 +69,11 @@ func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *h
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), valueText(pos, v), start.Category, rules.Name)
+	if pos.Game().HasCount() {
+		fmt.Fprintf(w, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), valueText(pos, v), start.Category, rules.Name)
+	} else {
+		fmt.Fprintf(w, "%s\n%s (%s)\n\n", pos.FEN(), valueText(pos, v), start.Category)
+	}
 	writeBoard(w, pos, ascii)
 	cur := *pos
 	for i, m := range line {

@@ -39,6 +39,7 @@ func TestShatranjCommands(t *testing.T) {
 	require.Contains(t, out, "KRvKQ  White to move\nWhite mates in 2 (3 plies) (win)")
 	out, err = run(t, "line", "--game", "shatranj", "--tables", dir, "--every", "100", fen)
 	require.NoError(t, err, out)
+	require.Contains(t, out, "White mates in 2 (3 plies) (win)\n", "no count to name")
 	require.Contains(t, out, "Kxg2    bare king")
 	out, _ = run(t, "check", "--game", "shatranj", "--tables", dir, "8/8/8/8/8/3k4/8/K2R4 b")
 	require.Contains(t, out, "Black is left with a bare king: White wins")
