@@ -18,8 +18,17 @@ import (
 // captures lead to) and counts its mutual zugzwangs and single winning
 // moves, with what so adds (retro.ComputeStudy).
 func Study(ctx context.Context, dir string, m tb.Material, so retro.StudyOptions) (*retro.Study, error) {
+	return StudyIn(ctx, dir, tb.Makruk, m, so)
+}
+
+// StudyIn is Study for the table of m in game g. A game without a count
+// (Shatranj) takes no rules.
+func StudyIn(ctx context.Context, dir string, g tb.Game, m tb.Material, so retro.StudyOptions) (*retro.Study, error) {
+	if so.Rules != nil && !g.HasCount() {
+		return nil, fmt.Errorf("%s rules: %s has no counting rule", so.Rules.Name, g)
+	}
 	cache := store.NewCache(dir, 5)
-	table, err := cache.Load(probe.DTMID(m))
+	table, err := cache.Load(probe.ID{Material: m, Game: g})
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +40,7 @@ func Study(ctx context.Context, dir string, m tb.Material, so retro.StudyOptions
 		}
 		so.DTBSource = cache.Board(r.Name)
 	}
-	return retro.ComputeStudy(ctx, table, cache.DTM, retro.Options{}, so)
+	return retro.ComputeStudy(ctx, table, cache.DTMOf(g), retro.Options{}, so)
 }
 
 // DefaultClose is how many plies too late a cursed win's mate may come
@@ -44,7 +53,11 @@ func WriteStudyText(w io.Writer, st *retro.Study) {
 	if st.WinsInsideCount != nil {
 		judged += ", then under a fresh " + st.Rules + " count"
 	}
-	fmt.Fprintf(w, "%s (full board, every legal placement counted once; %s)\n\n", st.Material, judged)
+	name := st.Material
+	if st.Game != "" {
+		name = strings.ToUpper(st.Game[:1]) + st.Game[1:] + " " + name
+	}
+	fmt.Fprintf(w, "%s (full board, every legal placement counted once; %s)\n\n", name, judged)
 	z := st.MutualZugzwangs
 	fmt.Fprintln(w, "mutual zugzwangs (legal with either side to move)")
 	fmt.Fprintf(w, "  %-42s %12s\n", "whoever moves loses", num(z.WhoeverMovesLoses))

@@ -42,6 +42,8 @@ type Study struct {
 	CloseCursedWins map[string]uint64 `json:"close_cursed_wins,omitempty"`
 	// Examples lists up to the number asked of each kind, hardest first.
 	Examples []StudyExample `json:"examples,omitempty"`
+	// Game is "shatranj" for a Shatranj table, empty for Makruk's.
+	Game string `json:"game,omitempty"`
 }
 
 // StudyOptions chooses what ComputeStudy adds to the plain counts.
@@ -202,7 +204,10 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, s
 	if err != nil {
 		return nil, err
 	}
-	st := &Study{Material: space.Material().String(), Rules: "none", SingleWinningMove: map[string]uint64{}, Wins: map[string]uint64{}}
+	st := &Study{Material: space.Game().MaterialName(space.Material()), Rules: "none", SingleWinningMove: map[string]uint64{}, Wins: map[string]uint64{}}
+	if space.Game() != tb.Makruk {
+		st.Game = space.Game().String()
+	}
 	all := map[string][]example{}
 	if r != nil {
 		st.Rules, st.Close = r.Name, so.Close

@@ -14,6 +14,7 @@ import (
 func newPerftCommand() *cobra.Command {
 	var depth int
 	var divide bool
+	var game string
 	cmd := &cobra.Command{
 		Use:   "perft [--depth D] [--divide] FEN",
 		Short: "Count the leaf nodes of the legal move tree (move generator check)",
@@ -23,15 +24,21 @@ generator against another program's counts (the tests compare every line
 of Fairy-Stockfish's). --divide prints the count below each legal move, to
 find where two generators differ. SIGINT or SIGTERM stops a deep count
 within moments; on a terminal, standard error shows the root move being
-counted.`,
+counted. --game shatranj counts Shatranj's moves (its FEN: board, side,
+"- -", halfmove clock, move number).`,
 		Example: `  makruktb perft --depth 4 "8/1K5R/8/8/8/8/8/k7 b - - 0 1"
-  makruktb perft --depth 3 --divide "2R5/8/5K2/2S5/8/8/8/k7 w - - 0 1"`,
+  makruktb perft --depth 3 --divide "2R5/8/5K2/2S5/8/8/8/k7 w - - 0 1"
+  makruktb perft --game shatranj --depth 3 "8/8/4k3/8/8/8/8/R3K2q w - - 0 1"`,
 		Args: needFEN,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if depth < 0 || depth > 12 {
 				return fmt.Errorf("--depth %d: expected 0 to 12", depth)
 			}
-			pos, err := tb.ParseFEN(strings.Join(args, " "))
+			g, err := gameFlag(cmd, game, nil)
+			if err != nil {
+				return err
+			}
+			pos, err := g.ParseFEN(strings.Join(args, " "))
 			if err != nil {
 				return err
 			}
@@ -75,5 +82,6 @@ counted.`,
 	}
 	cmd.Flags().IntVarP(&depth, "depth", "d", 4, "depth in plies")
 	cmd.Flags().BoolVar(&divide, "divide", false, "print the node count below each legal move")
+	addGameFlag(cmd, &game)
 	return cmd
 }

@@ -67,8 +67,8 @@ func TestShatranjCommands(t *testing.T) {
 	}
 }
 
-// TestShatranjStats: the full-board counts of a Shatranj table, without
-// the count's categories.
+// TestShatranjStats: the full-board counts and the study counts of a
+// Shatranj table, without the count's categories.
 func TestShatranjStats(t *testing.T) {
 	dir := t.TempDir()
 	_, err := run(t, "gen", "--game", "shatranj", "--tables", dir, "KRvKQ")
@@ -82,6 +82,30 @@ func TestShatranjStats(t *testing.T) {
 	require.NoError(t, err, out)
 	require.Contains(t, out, `"game": "shatranj"`)
 	require.Contains(t, out, `"legal": 10780728`)
+
+	out, err = run(t, "study", "--game", "shatranj", "--tables", dir, "--list", "1", "KRvKQ")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "Shatranj KRvKQ (full board, every legal placement counted once; plain mate results)")
+	require.Regexp(t, `wins with a single winning move +27,092 +1,664,440`, out)
+	// The ferz takes the rook beside its king: White is left bare and
+	// cannot take back, a win in one ply.
+	require.Contains(t, out, "8/8/8/8/8/8/q7/KRk5 b - - 0 1            Qxb1, mate in 1 (1 ply)")
+	out, err = run(t, "study", "--game", "shatranj", "--json", "--tables", dir, "KRvKQ")
+	require.NoError(t, err, out)
+	require.Contains(t, out, `"game": "shatranj"`)
+	require.Contains(t, out, `"material": "KRvKQ"`)
+	_, err = run(t, "study", "--game", "shatranj", "--rules", "thai", "--tables", dir, "KRvKQ")
+	require.ErrorContains(t, err, "--rules thai: shatranj has no counting rule")
+}
+
+// TestShatranjPerft: perft --game shatranj counts as Fairy-Stockfish's
+// shatranj does (a line of tb/testdata/perft-shatranj-fairy-stockfish.txt).
+func TestShatranjPerft(t *testing.T) {
+	out, err := run(t, "perft", "--game", "shatranj", "--depth", "3", "8/2n4k/2R5/2q5/K7/8/8/3B4 w - - 0 1")
+	require.NoError(t, err, out)
+	require.Equal(t, "2631\n", out)
+	_, err = run(t, "perft", "--depth", "3", "8/2n4k/2R5/2q5/K7/8/8/3B4 w - - 0 1")
+	require.ErrorContains(t, err, "not a piece", "a Makruk FEN has no ferz")
 }
 
 // TestShatranjReferences makes every four-piece Shatranj table in both

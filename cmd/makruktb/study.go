@@ -14,7 +14,7 @@ import (
 )
 
 func newStudyCommand() *cobra.Command {
-	var dir, rulesName, epdPath string
+	var dir, rulesName, epdPath, game string
 	var asJSON bool
 	var list, close int
 	cmd := &cobra.Command{
@@ -36,7 +36,8 @@ goal, not the mate, must come inside the count). --list N adds up to N
 example positions of each kind,
 hardest (longest mate) first, with the single winning move; --epd FILE
 writes them as EPD records (dm and bm for the single winning moves, the
-kind in c0), a training set.`,
+kind in c0), a training set. --game shatranj studies a Shatranj table
+(no count: --rules stays none).`,
 		Example: "  makruktb study KRvKN\n  makruktb study --json KSvKN\n  makruktb study --rules thai --list 3 KRRvK\n  makruktb study --list 5 --epd ksvkn.epd KSvKN",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -54,19 +55,26 @@ kind in c0), a training set.`,
 			if close < 1 || close > 10000 {
 				return fmt.Errorf("--close %d: give 1 to 10000 plies", close)
 			}
+			g, err := gameFlag(cmd, game, nil)
+			if err != nil {
+				return err
+			}
 			so := retro.StudyOptions{Examples: list, Close: close}
 			if rulesName != "none" {
+				if !g.HasCount() {
+					return fmt.Errorf("--rules %s: %s has no counting rule", rulesName, g)
+				}
 				rules, err := honour.LookupRules(rulesName)
 				if err != nil {
 					return err
 				}
 				so.Rules = &rules
 			}
-			m, err := api.ParseMaterial(args[0])
+			m, err := api.ParseMaterialIn(g, args[0])
 			if err != nil {
 				return err
 			}
-			st, err := api.Study(cmd.Context(), probe.Dir(dir), m, so)
+			st, err := api.StudyIn(cmd.Context(), probe.Dir(dir), g, m, so)
 			if err != nil {
 				return err
 			}
@@ -84,6 +92,7 @@ kind in c0), a training set.`,
 		},
 	}
 	addTablesFlag(cmd, &dir)
+	addGameFlag(cmd, &game)
 	cmd.Flags().StringVar(&rulesName, "rules", "none", "also judge under this count, fresh (a profile or a profile file): count-critical positions and cursed wins; where both sides have pieces, by the material's DTB table of the profile")
 	cmd.Flags().IntVar(&close, "close", api.DefaultClose, "with --rules: a cursed win whose mate comes fewer than this many plies too late is close")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
