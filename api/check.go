@@ -73,7 +73,7 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 	wins := strings.ToLower(winner.Name()) + "-wins"
 	switch {
 	case !v.IsMate():
-		return verdict{ResultDraw, fmt.Sprintf("Draw: no side can force mate (%s)", tb.MaterialOf(pos))}
+		return verdict{ResultDraw, fmt.Sprintf("Draw: no side can force mate (%s)", pos.Game().MaterialName(tb.MaterialOf(pos)))}
 	case v.IsLoss() && v.Plies() == 0:
 		return verdict{wins, fmt.Sprintf("%s is %s: %s wins", pos.Side.Name(), pos.LostBy(), winner.Name())}
 	}

@@ -72,6 +72,9 @@ type Position struct {
 	Count Count `json:"count"`
 	// InCheck says the side to move is in check (left out when not).
 	InCheck bool `json:"in_check,omitempty"`
+	// Game is "shatranj" for a Shatranj position (left out for Makruk's);
+	// Material is then in Shatranj's letters.
+	Game string `json:"game,omitempty"`
 }
 
 // Probe is probe --json's document and /api/v1/probe's: the position
@@ -96,7 +99,7 @@ func NewPosition(pos *tb.Position, j honour.Judgement, r *honour.Rules) Position
 	v := j.Value
 	return Position{
 		FEN:      pos.FEN(),
-		Material: tb.MaterialOf(pos).String(),
+		Material: pos.Game().MaterialName(tb.MaterialOf(pos)),
 		WDL:      v.WDL().String(),
 		DTM:      DTM(v),
 		Category: j.Category.String(),
@@ -104,7 +107,17 @@ func NewPosition(pos *tb.Position, j honour.Judgement, r *honour.Rules) Position
 		DTB:      DTM(j.DTB),
 		Count:    NewCount(j.Count, r),
 		InCheck:  pos.InCheck(pos.Side),
+		Game:     gameName(pos.Game()),
 	}
+}
+
+// gameName is the game's name in a document: empty for Makruk, the
+// default, so that Makruk's documents are unchanged.
+func gameName(g tb.Game) string {
+	if g == tb.Makruk {
+		return ""
+	}
+	return g.String()
 }
 
 // NewProbe is the document of pos and its moves, judged j under r.

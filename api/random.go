@@ -33,13 +33,14 @@ const randomDraws = 20000
 // seeded with seed until one is won by White inside the fresh count of r
 // with a mate in min to max moves, and returns its judged root; ok is
 // false when none of randomDraws draws was.
-func (s *Server) randomWin(m tb.Material, r *honour.Rules, lv level, seed uint64) (pos tb.Position, ok bool, err error) {
+func (s *Server) randomWin(g tb.Game, m tb.Material, r *honour.Rules, lv level, seed uint64) (pos tb.Position, ok bool, err error) {
 	rng := rand.New(rand.NewPCG(seed, 38))
 	for range randomDraws {
 		p, legal := tb.RandomPosition(rng, m, tb.White)
 		if !legal {
 			continue
 		}
+		p.SetGame(g)
 		j, err := s.tables.Judge(&p, r)
 		if err != nil {
 			return p, false, err
@@ -59,7 +60,11 @@ func (s *Server) random(r *http.Request) (response, error) {
 	if len(name) > 2*index.MaxPieces {
 		return response{}, badRequest("material %q: more pieces than any table holds", clip(name))
 	}
-	m, err := tb.ParseMaterial(name)
+	g, rules, err := gameRulesParams(q)
+	if err != nil {
+		return response{}, err
+	}
+	m, err := g.ParseMaterial(name)
 	if err != nil {
 		return response{}, badRequest("%v", err)
 	}
@@ -78,20 +83,16 @@ func (s *Server) random(r *http.Request) (response, error) {
 			return response{}, badRequest("level %q: easy (mate in up to 8 moves), medium (9 to 20), hard (more) or tight (at most 4 plies to spare before the count ends)", clip(want))
 		}
 	}
-	rules, err := rulesParam(q)
-	if err != nil {
-		return response{}, err
-	}
 	seed, err := strconv.ParseUint(q.Get("seed"), 10, 64)
 	if err != nil {
 		return response{}, badRequest("seed %q: give a number, e.g. &seed=1 (the same seed draws the same position)", clip(q.Get("seed")))
 	}
-	pos, found, err := s.randomWin(m, &rules, lv, seed)
+	pos, found, err := s.randomWin(g, m, &rules, lv, seed)
 	if err != nil {
 		return response{}, err
 	}
 	if !found {
-		return response{}, &apiError{http.StatusNotFound, fmt.Sprintf("no position of %s that White wins inside the %s count with a mate in %s moves among %d drawn (seed %d): try another level or seed", m, rules.Name, lv.rangeText(), randomDraws, seed)}
+		return response{}, &apiError{http.StatusNotFound, fmt.Sprintf("no position of %s that White wins inside the %s count with a mate in %s moves among %d drawn (seed %d): try another level or seed", g.MaterialName(m), rules.Name, lv.rangeText(), randomDraws, seed)}
 	}
 	judged, err := s.tables.Root(&pos, &rules)
 	if err != nil {

@@ -248,7 +248,7 @@ func (s *Server) api(endpoint func(*http.Request) (response, error)) http.Handle
 // only; a server does not read profile files named by its clients).
 func query(r *http.Request) (tb.Position, honour.Rules, error) {
 	q := r.URL.Query()
-	rules, err := rulesParam(q)
+	g, rules, err := gameRulesParams(q)
 	if err != nil {
 		return tb.Position{}, rules, err
 	}
@@ -259,8 +259,38 @@ func query(r *http.Request) (tb.Position, honour.Rules, error) {
 	case len(fen) > maxFENBytes:
 		return tb.Position{}, rules, badRequest("fen of %d bytes: a FEN has at most %d", len(fen), maxFENBytes)
 	}
-	pos, err := tb.ParseFEN(fen)
+	pos, err := g.ParseFEN(fen)
 	return pos, rules, err
+}
+
+// gameParam reads the game parameter: makruk when none is given.
+func gameParam(q url.Values) (tb.Game, error) {
+	name := q.Get("game")
+	if name == "" {
+		return tb.Makruk, nil
+	}
+	g, err := tb.ParseGame(name)
+	if err != nil {
+		return g, badRequest("game %q: makruk or shatranj", clip(name))
+	}
+	return g, nil
+}
+
+// gameRulesParams reads the game and the rules: a game without a count
+// (Shatranj) takes none, and rules=none is all it accepts.
+func gameRulesParams(q url.Values) (tb.Game, honour.Rules, error) {
+	g, err := gameParam(q)
+	if err != nil {
+		return g, honour.NoRules, err
+	}
+	if !g.HasCount() {
+		if name := q.Get("rules"); name != "" && name != honour.NoRules.Name {
+			return g, honour.NoRules, badRequest("rules %q: %s has no counting rule", clip(name), g)
+		}
+		return g, honour.NoRules, nil
+	}
+	rules, err := rulesParam(q)
+	return g, rules, err
 }
 
 // rulesParam reads the rules parameter: a built-in profile, thai when
@@ -304,34 +334,39 @@ func (s *Server) line(r *http.Request) (response, error) {
 // tableStats computes the statistics of the material in the request, one
 // computation at a time.
 func (s *Server) tableStats(r *http.Request) (*retro.Stats, error) {
-	m, err := s.wholeTable(r)
+	g, m, err := s.wholeTable(r)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { <-s.statsSlot }()
-	return Stats(r.Context(), s.tables.Dir(), m)
+	return StatsIn(r.Context(), s.tables.Dir(), g, m)
 }
 
 // wholeTable checks the material in the request for a computation that
 // reads its table whole, and waits for the one slot such computations
 // share (the caller frees it).
-func (s *Server) wholeTable(r *http.Request) (tb.Material, error) {
+func (s *Server) wholeTable(r *http.Request) (tb.Game, tb.Material, error) {
+	g, err := gameParam(r.URL.Query())
+	if err != nil {
+		return g, tb.Material{}, err
+	}
 	name := r.PathValue("material")
 	if len(name) > 2*index.MaxPieces {
-		return tb.Material{}, badRequest("material %q: more pieces than any table holds", clip(name))
+		return g, tb.Material{}, badRequest("material %q: more pieces than any table holds", clip(name))
 	}
-	m, err := ParseMaterial(name)
+	m, err := ParseMaterialIn(g, name)
 	if err != nil {
-		return m, badRequest("%v", err)
+		return g, m, badRequest("%v", err)
 	}
-	if _, err := os.Stat(probe.DTMID(m).Path(s.tables.Dir())); err != nil {
-		return m, &probe.MissingError{Material: m.String(), Dir: s.tables.Dir()}
+	id := probe.ID{Material: m, Game: g}
+	if _, err := os.Stat(id.Path(s.tables.Dir())); err != nil {
+		return g, m, &probe.MissingError{Material: id.String(), Dir: s.tables.Dir()}
 	}
 	select {
 	case s.statsSlot <- struct{}{}:
-		return m, nil
+		return g, m, nil
 	case <-r.Context().Done():
-		return m, r.Context().Err()
+		return g, m, r.Context().Err()
 	}
 }
 
@@ -342,11 +377,14 @@ func (s *Server) heatmapOf(r *http.Request) (*retro.Heatmap, error) {
 	if piece == "" {
 		piece = "k"
 	}
-	m, err := s.wholeTable(r)
+	g, m, err := s.wholeTable(r)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { <-s.statsSlot }()
+	if g != tb.Makruk {
+		return nil, badRequest("heat maps: Makruk tables only for now")
+	}
 	if _, _, err := ParsePiece(piece, m); err != nil {
 		return nil, badRequest("%v", err)
 	}
@@ -403,18 +441,18 @@ func (s *Server) study(r *http.Request) (response, error) {
 	if q := r.URL.Query(); q.Get("rules") != "" && q.Get("rules") != honour.NoRules.Name {
 		// A count to judge under: count-critical positions and cursed
 		// wins, close by study's default.
-		rules, err := rulesParam(q)
+		_, rules, err := gameRulesParams(q)
 		if err != nil {
 			return response{}, err
 		}
 		so.Rules, so.Close = &rules, DefaultClose
 	}
-	m, err := s.wholeTable(r)
+	g, m, err := s.wholeTable(r)
 	if err != nil {
 		return response{}, err
 	}
 	defer func() { <-s.statsSlot }()
-	st, err := Study(r.Context(), s.tables.Dir(), m, so)
+	st, err := StudyIn(r.Context(), s.tables.Dir(), g, m, so)
 	if err != nil {
 		return response{}, err
 	}

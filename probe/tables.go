@@ -168,7 +168,7 @@ func (lf *lazyFile) open(key ID, metric Metric, dir string) {
 	m := key.Material
 	lf.file, lf.err = OpenFile(lf.path)
 	if errors.Is(lf.err, fs.ErrNotExist) {
-		lf.err = &MissingError{Material: key.Game.MaterialName(m), Dir: dir}
+		lf.err = &MissingError{Material: ID{Material: m, Game: key.Game}.String(), Dir: dir}
 	}
 	if lf.err != nil {
 		return
@@ -293,7 +293,7 @@ func (t *Tables) dtmValueOf(p *tb.Position, legal bool) (value.Value, site, erro
 		}
 	}
 	canon, _ := s.given.Canonical()
-	return 0, s, &MissingError{Material: p.Game().MaterialName(canon), Dir: t.dir}
+	return 0, s, &MissingError{Material: ID{Material: canon, Game: p.Game()}.String(), Dir: t.dir}
 }
 
 // bareVerdict is the value of a bare king to move (tb.Game's

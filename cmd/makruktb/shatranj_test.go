@@ -1,12 +1,19 @@
 package main
 
 import (
+	"encoding/json"
+	"io"
+	"log"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/api"
+	"github.com/makruktb/makruktb/probe"
 )
 
 // TestShatranjCommands: gen, verify, probe, line and check of a Shatranj
@@ -60,6 +67,7 @@ func TestShatranjCommands(t *testing.T) {
 		{[]string{"gen", "--game", "shatranj", "--tables", dir, "KSvKQ"}, `unknown piece 'S' (expected R B N Q)`},
 		{[]string{"probe", "--game", "shatranj", "--tables", dir, "8/8/8/8/8/3k4/8/K2R4 w"}, "Black is in check but it is White's move"},
 		{[]string{"probe", "--game", "shatranj", "--tables", dir, "8/8/8/3k4/8/8/8/K3R3 w"}, "the game is over: the side not to move has a bare king"},
+		{[]string{"probe", "--game", "shatranj", "--tables", dir, "8/8/4k3/8/8/8/8/R3K2b w"}, "table KRvKB.shatranj not found in"},
 	} {
 		out, err := run(t, c.args...)
 		require.Error(t, err, "%v: %s", c.args, out)
@@ -125,5 +133,63 @@ func TestShatranjReferences(t *testing.T) {
 		catalogue, err := os.ReadFile(filepath.Join(dir, "catalogue.md"))
 		require.NoError(t, err)
 		require.NotRegexp(t, `\d{4}-\d{2}-\d{2} \(`, string(catalogue), "accepted by their reference, not by verifying")
+	}
+}
+
+// TestShatranjServer: the API answers for a Shatranj table with
+// ?game=shatranj, beside the Makruk tables of one directory, and refuses
+// a count for a game without one.
+func TestShatranjServer(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--game", "shatranj", "--tables", dir, "KRvKQ")
+	require.NoError(t, err)
+	_, err = run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	ts := httptest.NewServer(api.NewServer(tables, 1<<20, log.New(io.Discard, "", 0)).Handler())
+	t.Cleanup(func() { ts.Close(); tables.Close() })
+	const fen = "8/8/4k3/8/8/8/8/R3K2q w - - 0 1"
+
+	status, _, body := get(t, ts, fenQuery("/api/v1/probe", fen)+"&game=shatranj")
+	require.Equal(t, 200, status, string(body))
+	var doc api.Probe
+	require.NoError(t, json.Unmarshal(body, &doc))
+	require.Equal(t, "shatranj", doc.Game)
+	require.Equal(t, "KRvKQ", doc.Material)
+	require.Equal(t, 3, *doc.DTM)
+	require.Equal(t, "e1f2", doc.Best)
+	require.Equal(t, "none", doc.Count.Rules)
+
+	status, _, body = get(t, ts, fenQuery("/api/v1/line", fen)+"&game=shatranj")
+	require.Equal(t, 200, status, string(body))
+	require.Contains(t, string(body), `"san": "Kxg2"`)
+
+	status, _, body = get(t, ts, "/api/v1/stats/KRvKQ?game=shatranj")
+	require.Equal(t, 200, status, string(body))
+	require.Contains(t, string(body), `"legal": 10780728`)
+	status, _, body = get(t, ts, "/api/v1/study/KRvKQ?game=shatranj")
+	require.Equal(t, 200, status, string(body))
+	require.Contains(t, string(body), `"game": "shatranj"`)
+	status, _, body = get(t, ts, "/api/v1/random?game=shatranj&material=KRvKQ&seed=1")
+	require.Equal(t, 200, status, string(body))
+	require.Contains(t, string(body), `"material": "KRvKQ"`)
+
+	// A Makruk probe of the same directory is unchanged: no game named.
+	status, _, body = get(t, ts, fenQuery("/api/v1/probe", longestKRvK))
+	require.Equal(t, 200, status, string(body))
+	require.NotContains(t, string(body), `"game"`)
+
+	for _, c := range []struct{ path, want string }{
+		{fenQuery("/api/v1/probe", fen) + "&game=shatranj&rules=thai", `rules \"thai\": shatranj has no counting rule`},
+		{fenQuery("/api/v1/probe", fen) + "&game=chess", `game \"chess\": makruk or shatranj`},
+		{fenQuery("/api/v1/probe", fen), `'q' on rank 1 is not a piece`},
+		{"/api/v1/heatmap/KRvKQ?game=shatranj", "heat maps: Makruk tables only for now"},
+		{"/api/v1/stats/KRvKB?game=shatranj", "KRvKB.shatranj"},
+	} {
+		status, _, body := get(t, ts, c.path)
+		require.GreaterOrEqual(t, status, 400, c.path)
+		require.Less(t, status, 500, c.path)
+		require.Contains(t, string(body), c.want, c.path)
 	}
 }
