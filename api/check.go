@@ -73,6 +73,9 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 	wins := strings.ToLower(winner.Name()) + "-wins"
 	switch {
 	case !v.IsMate():
+		if _, drawn := pos.Game().BareKingOutcome(pos); drawn {
+			return verdict{ResultDraw, fmt.Sprintf("Draw: %s's bare king takes %s's last piece, and both kings are bare", pos.Side.Name(), pos.Side.Other().Name())}
+		}
 		return verdict{ResultDraw, fmt.Sprintf("Draw: no side can force mate (%s)", pos.Game().MaterialName(tb.MaterialOf(pos)))}
 	case v.IsLoss() && v.Plies() == 0:
 		return verdict{wins, fmt.Sprintf("%s is %s: %s wins", pos.Side.Name(), pos.LostBy(), winner.Name())}
@@ -82,6 +85,10 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 	c := j.Count
 	switch c.Kind {
 	case honour.NoCountKind:
+		if !pos.Game().HasCount() {
+			fmt.Fprintf(&b, "; %s has no count → WIN", pos.Game())
+			return verdict{wins, b.String()}
+		}
 		fmt.Fprintf(&b, "; no count runs (%s rules) → WIN", r.Name)
 		return verdict{wins, b.String()}
 	case honour.PiecesCount:
