@@ -4,7 +4,8 @@
 // draws and clicks.
 "use strict";
 
-const START_FEN = "8/8/8/8/8/2k5/1R6/K7 w - - 0 1";
+// The position each game's page starts on.
+const START_FENS = { makruk: "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", shatranj: "8/8/8/8/2q5/8/2k5/KR6 w - - 0 1" };
 const GROUPS = ["win", "cursed-win", "draw", "blessed-loss", "loss"];
 const GROUP_TITLES = {
   "win": "Winning", "cursed-win": "Winning, but the count runs out first",
@@ -27,6 +28,14 @@ const state = {
 const $ = (id) => document.getElementById(id);
 
 function currentFen() { return state.history[state.at]; }
+
+// game is the game chosen: "makruk", or "shatranj" (no count, so no rules).
+function game() { return $("game").value; }
+
+// gameQuery is what the API is told of the game and the rules.
+function gameQuery() {
+  return game() === "makruk" ? `rules=${$("rules").value}` : `game=${game()}`;
+}
 
 function sideName(side) { return side === "w" ? "White" : "Black"; }
 
@@ -51,8 +60,7 @@ function moverView(m) {
 }
 
 async function probe(fen) {
-  const rules = $("rules").value;
-  const r = await fetch(`api/v1/probe?fen=${encodeURIComponent(fen)}&rules=${rules}`);
+  const r = await fetch(`api/v1/probe?fen=${encodeURIComponent(fen)}&${gameQuery()}`);
   const doc = await r.json();
   if (!r.ok) throw new Error(doc.error || `HTTP ${r.status}`);
   return doc;
@@ -81,6 +89,8 @@ async function go(fen, addToHistory = true, uci = "") {
   const url = new URL(location.href);
   url.searchParams.set("fen", fen);
   url.searchParams.set("rules", $("rules").value);
+  if (game() === "makruk") url.searchParams.delete("game");
+  else url.searchParams.set("game", game());
   if ($("announce").value === "plies") url.searchParams.delete("announce");
   else url.searchParams.set("announce", $("announce").value);
   history.replaceState(null, "", url);
@@ -93,7 +103,9 @@ async function go(fen, addToHistory = true, uci = "") {
 // seed (the same seed would draw the same position).
 async function drawRandom() {
   const seed = Math.floor(Math.random() * 2 ** 32);
-  const q = new URLSearchParams({ material: $("random-material").value.trim(), level: $("level").value, rules: $("rules").value, seed });
+  const q = new URLSearchParams({ material: $("random-material").value.trim(), level: $("level").value, seed });
+  if (game() === "makruk") q.set("rules", $("rules").value);
+  else q.set("game", game());
   try {
     const r = await fetch(`api/v1/random?${q}`);
     const doc = await r.json();
@@ -112,8 +124,9 @@ async function drawRandom() {
 function verdict(doc) {
   const side = parseFen(doc.fen).side;
   const other = side === "w" ? "b" : "w";
-  if (doc.wdl === "loss" && doc.dtm === 0) return { head: `${sideName(side)} is checkmated`, plain: `${sideName(other)} wins` };
+  if (doc.wdl === "loss" && doc.dtm === 0) return { head: `${sideName(side)} is ${lostBy(doc)}`, plain: `${sideName(other)} wins` };
   if (doc.wdl === "draw" && doc.moves.length === 0) return { head: "Stalemate", plain: `a draw: ${sideName(side)} has no move and is not in check` };
+  if (doc.wdl === "draw" && bare(doc.fen, side)) return { head: "Draw", plain: `${sideName(side)}'s bare king takes the last piece, and both kings are bare` };
   if (doc.wdl === "draw") return { head: "Draw", plain: `neither side can force mate (${doc.material})` };
   const winner = doc.wdl === "win" ? side : other;
   const mate = mateText(winner, doc.dtm);
@@ -124,6 +137,18 @@ function verdict(doc) {
       return { head: "Draw by the count", plain: `${mate} without the count, but the count runs out first` };
   }
 }
+// lostBy says how the side to move of a position lost before moving:
+// checkmated, or in Shatranj also stalemated or left with a bare king.
+function lostBy(doc) {
+  if (doc.in_check) return "checkmated";
+  return bare(doc.fen, parseFen(doc.fen).side) ? "left with a bare king" : "stalemated (in Shatranj the stalemated side loses)";
+}
+
+// bare says whether side ("w" or "b") has only its king in fen.
+function bare(fen, side) {
+  return !parseFen(fen).board.some((p) => p && p.toUpperCase() !== "K" && (p === p.toUpperCase()) === (side === "w"));
+}
+
 // calledText is the count as players call it aloud, as
 // honour.Count.Called gives it: in moves, up "3 of 16" (the number called
 // with the counting side's latest move) and down "13 left" (the moves
@@ -144,6 +169,7 @@ function calledText(c, way) {
 function countText(doc) {
   const c = doc.count;
   const result = doc.category.toUpperCase();
+  if (doc.game === "shatranj") return `Shatranj: no counting rule: ${result}`;
   if (!counted(doc)) return `no counting rule (${c.rules} rules): ${result}`;
   const kind = c.kind === "pieces" ? "pieces' honour" : "board's honour";
   const at = c.ply < 0 ? "starting after this move" : `count at ply ${c.ply}`;
@@ -200,7 +226,7 @@ function render() {
   $("verdict").append(head, " — ", plain);
   $("verdict").className = "verdict " + doc.category;
   $("count").textContent = countText(doc);
-  $("stats-link").href = `stats.html?material=${doc.material}&rules=${doc.count.rules}`;
+  $("stats-link").href = `stats.html?material=${doc.material}&rules=${doc.count.rules}` + (doc.game ? `&game=${doc.game}` : "");
   $("hint").disabled = !doc.best;
   for (const group of GROUPS) {
     const moves = doc.moves.filter((m) => moverView(m).category === group);
@@ -299,7 +325,8 @@ function trainerStep() {
   if (!doc) return stopTraining("Training stopped: " + state.error);
   const side = parseFen(doc.fen).side;
   if (doc.wdl === "loss" && doc.dtm === 0) {
-    return stopTraining(side === state.training.side ? "You were checkmated." : "Checkmate! You won.");
+    const how = lostBy(doc).split(" (")[0];
+    return stopTraining(side === state.training.side ? `You were ${how}.` : `${how === "checkmated" ? "Checkmate" : `${sideName(side)} is ${how}`}! You won.`);
   }
   if (doc.count.expired) {
     return stopTraining(state.training.defend ? "The count ran out: you held the draw!" : "The count ran out: a draw by the count.");
@@ -336,6 +363,14 @@ function defenceStep(doc, side) {
   } else if (side === t.side) {
     $("trainer-status").textContent = `Your move, hold on: ${countText(doc)}`;
   }
+}
+
+// setGame shows the controls and the palette of game g.
+function setGame(g) {
+  document.body.classList.toggle("game-makruk", g === "makruk");
+  document.body.classList.toggle("game-shatranj", g === "shatranj");
+  $("random-material").value = g === "makruk" ? "KRvK" : "KRvKQ";
+  if (state.placing && !document.querySelector(`#palette button[data-piece="${state.placing}"]`).offsetParent) state.placing = "";
 }
 
 function init() {
@@ -377,6 +412,12 @@ function init() {
     go(makeFen(pos));
   });
   $("rules").addEventListener("change", () => go(currentFen(), false));
+  $("game").addEventListener("change", () => {
+    // A position of one game is seldom one of the other: start afresh.
+    setGame(game());
+    stopTraining("");
+    go(START_FENS[game()]);
+  });
   $("announce").addEventListener("change", () => go(currentFen(), false));
   $("train").addEventListener("click", () => (state.training ? stopTraining("") : startTraining()));
   $("hint").addEventListener("click", () => { if (state.doc) { state.hint = state.doc.best; render(); } });
@@ -387,11 +428,13 @@ function init() {
     if (e.key === "ArrowRight") $("forward").click();
   });
   const params = new URL(location.href).searchParams;
+  if (params.get("game") === "shatranj") $("game").value = "shatranj";
+  setGame(game());
   const rules = params.get("rules");
   if (rules && [...$("rules").options].some((o) => o.value === rules)) $("rules").value = rules;
   const announce = params.get("announce");
   if (announce && [...$("announce").options].some((o) => o.value === announce)) $("announce").value = announce;
-  go(params.get("fen") || START_FEN).then(() => {
+  go(params.get("fen") || START_FENS[game()]).then(() => {
     // ?train=1 (the technique pages' links) starts the trainer there.
     if (params.get("train") === "1" && state.doc && !state.training) startTraining();
   });

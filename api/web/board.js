@@ -1,9 +1,9 @@
 // The board: parsing the placement field of a FEN and drawing it as SVG
-// with pieces drawn for Makruk (no fonts needed, so it looks the same in
+// with pieces drawn for Makruk and Shatranj (no fonts needed, so it looks the same in
 // every browser, headless ones included).
 "use strict";
 
-const NAMES = { K: "Khun (king)", M: "Met", S: "Khon", N: "Ma (knight)", R: "Ruea (rook)" };
+const NAMES = { K: "Khun (king)", M: "Met", S: "Khon", N: "Ma (knight)", R: "Ruea (rook)", Q: "Ferz", B: "Alfil" };
 
 // squareName(0) = "a1" … squareName(63) = "h8".
 function squareName(s) {
@@ -60,6 +60,12 @@ const SHAPES = {
       <circle cx="48" cy="34" r="3"/>`,
   R: `<path d="M24 88 H76 L72 78 H28 Z"/><path d="M32 78 L34 40 H66 L68 78 Z"/>
       <path d="M30 40 V26 H38 V32 H46 V26 H54 V32 H62 V26 H70 V40 Z"/>`,
+  // Shatranj: the ferz a short dome with a crescent, the alfil an
+  // elephant's head with its tusks.
+  Q: `<path d="M27 88 H73 L68 78 H32 Z"/><path d="M34 78 C32 62 40 50 50 50 C60 50 68 62 66 78 Z"/>
+      <path d="M44 44 A8 8 0 1 0 56 44 A6 6 0 1 1 44 44 Z"/>`,
+  B: `<path d="M27 88 H73 L68 78 H32 Z"/><path d="M34 78 C28 60 30 36 50 30 C70 36 72 60 66 78 Z"/>
+      <path d="M40 62 C34 66 30 60 32 54 M60 62 C66 66 70 60 68 54" fill="none"/><path d="M50 50 V74" fill="none"/>`,
 };
 
 function pieceSVG(letter, x, y) {

@@ -10,7 +10,11 @@ const RULES_ORDER = ["thai", "thai-strong", "thai-plain", "thai-halfmove", "camb
 // n with thousands separators: 10,780,728.
 function num(n) { return n.toLocaleString("en-US"); }
 
-const PIECE_NAMES = { K: "king (Khun)", M: "Met", S: "Khon", N: "knight (Ma)", R: "rook (Ruea)" };
+const PIECE_NAMES = { K: "king (Khun)", M: "Met", S: "Khon", N: "knight (Ma)", R: "rook (Ruea)", Q: "ferz", B: "alfil" };
+// The game, from the address: "shatranj" (no count, no heat map yet) or
+// Makruk's "".
+const game = new URL(location.href).searchParams.get("game") === "shatranj" ? "shatranj" : "";
+const gameQuery = game ? `?game=${game}` : "";
 const state = { material: "" };
 
 function plural(n, one, many) { return `${num(n)} ${n === 1 ? one : many}`; }
@@ -30,7 +34,7 @@ async function show(material) {
   $("result").hidden = true;
   let r, st;
   try {
-    r = await fetch(`api/v1/stats/${encodeURIComponent(material)}`);
+    r = await fetch(`api/v1/stats/${encodeURIComponent(material)}${gameQuery}`);
     st = await r.json();
   } catch (e) {
     $("status").textContent = `No answer from the server: ${e.message}`;
@@ -43,10 +47,11 @@ async function show(material) {
     return;
   }
   $("status").textContent = "";
-  $("plot").src = `api/v1/stats/${encodeURIComponent(material)}/plot.svg`;
+  $("plot").src = `api/v1/stats/${encodeURIComponent(material)}/plot.svg${gameQuery}`;
+  for (const e of document.querySelectorAll(".makruk")) e.hidden = game !== "";
   const rows = [`<tr><th>rules</th><th>to move</th><th>win</th><th>cursed-win</th><th>draw</th><th>blessed-loss</th><th>loss</th><th>count-draws</th></tr>`];
   const order = (r) => (RULES_ORDER.includes(r) ? RULES_ORDER.indexOf(r) : RULES_ORDER.length);
-  const profiles = Object.keys(st.count).sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+  const profiles = Object.keys(st.count || {}).sort((a, b) => order(a) - order(b) || a.localeCompare(b));
   for (const rules of profiles) {
     const sides = st.count[rules];
     for (const side of ["w", "b"]) {
@@ -61,7 +66,7 @@ async function show(material) {
   for (const l of st.longest || []) {
     const li = document.createElement("li");
     const a = document.createElement("a");
-    a.href = `./?fen=${encodeURIComponent(l.fen)}`;
+    a.href = `./?fen=${encodeURIComponent(l.fen)}` + (game ? `&game=${game}` : "");
     a.textContent = l.fen;
     // A longest win is the side to move's.
     const winner = l.fen.split(" ")[1] === "w" ? "White" : "Black";
@@ -73,7 +78,7 @@ async function show(material) {
   const pieces = ["k", ...new Set([...white].concat([...black].map((c) => c.toLowerCase())))].filter((p, i, a) => a.indexOf(p) === i);
   $("heat-piece").innerHTML = pieces.map((p) => `<option value="${p}">${p === p.toUpperCase() ? "White" : "Black"} ${PIECE_NAMES[p.toUpperCase()] || p}</option>`).join("");
   state.material = material;
-  showHeat();
+  if (!game) showHeat();
   $("result").hidden = false;
   const url = new URL(location.href);
   url.searchParams.set("material", material);

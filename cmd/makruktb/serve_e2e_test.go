@@ -323,3 +323,66 @@ func TestTechniquePage(t *testing.T) {
 	waitText(ctx, t, "#longest", "White to move mates in 16 moves")
 	waitText(ctx, t, "#examples", "White to move: one move keeps the win inside the thai count: 8/8/8/8/8/8/3k4/K1R5 w - - 0 1 (Rc4, mate in 14)")
 }
+
+// TestShatranjInBrowser (issue 41): the explorer switched to Shatranj
+// shows its pieces and palette, no count, the bare-king verdicts, plays
+// the best move and trains; the statistics page of a Shatranj table has
+// no count table and no heat map.
+func TestShatranjInBrowser(t *testing.T) {
+	ctx := browser(t, 1200, 800)
+	ts := newShatranjServer(t)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")))
+	waitText(ctx, t, "#verdict", "White mates in 16 moves")
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#game"), "shatranj")))
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("game").dispatchEvent(new Event("change"))`))
+	require.NoError(t, err)
+	// The longest KRvKQ win, the ferz drawn as the ferz.
+	waitText(ctx, t, "#verdict", "White wins — White mates in 20 moves (39 plies)")
+	waitText(ctx, t, "#count", "Shatranj: no counting rule: WIN")
+	ferz, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.piece[data-piece="q"] title').textContent`))
+	require.NoError(t, err)
+	require.Equal(t, "Black Ferz", ferz)
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#palette button")].filter((b) => b.offsetParent).map((b) => b.dataset.piece)`))
+	require.NoError(t, err)
+	require.Equal(t, []string{"K", "Q", "B", "N", "R", "k", "q", "b", "n", "r", "x", ""}, shown)
+	hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("rules").offsetParent === null`))
+	require.NoError(t, err)
+	require.True(t, hidden, "no rules to choose in Shatranj")
+	url, err := chromedp.Run(ctx, chromedp.Location())
+	require.NoError(t, err)
+	require.Contains(t, url, "game=shatranj")
+
+	// Play the best move, then train from the position after Black's reply.
+	click(ctx, t, "button.move.best")
+	waitText(ctx, t, "#verdict", "(38 plies)")
+	click(ctx, t, "button.move.best")
+	waitText(ctx, t, "#verdict", "White mates in 19 moves (37 plies)")
+	click(ctx, t, "#train")
+	waitText(ctx, t, "#trainer-status", "You play White: mate.")
+	click(ctx, t, "button.move.best")
+	waitText(ctx, t, "#trainer-status", "Your move")
+	waitText(ctx, t, "#verdict", "(35 plies)")
+	click(ctx, t, "#train") // stop
+
+	// The bare king: lost, or a draw when it takes the last piece.
+	for _, c := range []struct{ fen, want string }{
+		{"8/8/4k3/8/8/8/6K1/R7 b - - 0 1", "Black is left with a bare king — White wins"},
+		{"8/8/8/8/8/3k4/3R4/K7 b - - 0 1", "Black's bare king takes the last piece, and both kings are bare"},
+	} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), c.fen)))
+		click(ctx, t, "#load")
+		waitText(ctx, t, "#verdict", c.want)
+	}
+	screenshot(ctx, t, "shatranj.png")
+
+	// The statistics page of a Shatranj table: no count, no heat map.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/stats.html?material=KRvKQ&game=shatranj")))
+	waitText(ctx, t, "#longest", "White to move mates in 20 moves (39 plies)")
+	visible, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("count-table").offsetParent !== null || document.getElementById("heat-board").offsetParent !== null`))
+	require.NoError(t, err)
+	require.False(t, visible, "a count table or a heat map for a game without a count")
+	link, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS("#longest a"), "href"))
+	require.NoError(t, err)
+	require.Contains(t, link.Value, "game=shatranj")
+}

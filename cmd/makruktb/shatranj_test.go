@@ -144,15 +144,7 @@ func TestShatranjReferences(t *testing.T) {
 // ?game=shatranj, beside the Makruk tables of one directory, and refuses
 // a count for a game without one.
 func TestShatranjServer(t *testing.T) {
-	dir := t.TempDir()
-	_, err := run(t, "gen", "--game", "shatranj", "--tables", dir, "KRvKQ")
-	require.NoError(t, err)
-	_, err = run(t, "gen", "--tables", dir, "KRvK")
-	require.NoError(t, err)
-	tables, err := probe.Open(dir)
-	require.NoError(t, err)
-	ts := httptest.NewServer(api.NewServer(tables, 1<<20, log.New(io.Discard, "", 0)).Handler())
-	t.Cleanup(func() { ts.Close(); tables.Close() })
+	ts := newShatranjServer(t)
 	const fen = "8/8/4k3/8/8/8/8/R3K2q w - - 0 1"
 
 	status, _, body := get(t, ts, fenQuery("/api/v1/probe", fen)+"&game=shatranj")
@@ -196,4 +188,20 @@ func TestShatranjServer(t *testing.T) {
 		require.Less(t, status, 500, c.path)
 		require.Contains(t, string(body), c.want, c.path)
 	}
+}
+
+// newShatranjServer serves a directory with Shatranj's KRvKQ and Makruk's
+// KRvK.
+func newShatranjServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--game", "shatranj", "--tables", dir, "KRvKQ")
+	require.NoError(t, err)
+	_, err = run(t, "gen", "--tables", dir, "KRvK")
+	require.NoError(t, err)
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	ts := httptest.NewServer(api.NewServer(tables, 1<<20, log.New(io.Discard, "", 0)).Handler())
+	t.Cleanup(func() { ts.Close(); tables.Close() })
+	return ts
 }
