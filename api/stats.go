@@ -86,6 +86,12 @@ func WriteStatsText(w io.Writer, st *retro.Stats) {
 	row("wins", wt.Wins(), bl.Wins())
 	row("draws", wt.Draw, bl.Draw)
 	row("losses", wt.Losses(), bl.Losses())
+	fmt.Fprintln(w, "\neach position once up to symmetry (as the catalogue counts)")
+	wc, bc := wt.Canonical, bl.Canonical
+	row("legal", wc.Legal, bc.Legal)
+	row("wins", wc.Win, bc.Win)
+	row("draws", wc.Draw, bc.Draw)
+	row("losses", wc.Loss, bc.Loss)
 	fmt.Fprintf(w, "\nmate in N moves  %15s %15s %15s %15s\n", "w wins", "w loses", "b wins", "b loses")
 	byMoves := func(h map[int]uint64) map[int]uint64 {
 		out := map[int]uint64{}

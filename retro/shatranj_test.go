@@ -2,7 +2,10 @@ package retro
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -192,5 +195,48 @@ func TestShatranjResults(t *testing.T) {
 		i, ok := krq.Space.Index(&p)
 		require.True(t, ok)
 		require.Equal(t, value.MatedIn(0), krq.Values[tb.Black].At(i))
+	}
+}
+
+// syzygyShatranjStats reads the outside oracle's counts: table → side →
+// {wins, draws, losses} (retro/testdata/syzygy-shatranj-stats.txt).
+func syzygyShatranjStats(t *testing.T) map[string]map[string][3]uint64 {
+	data, err := os.ReadFile("testdata/syzygy-shatranj-stats.txt")
+	require.NoError(t, err)
+	out := map[string]map[string][3]uint64{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var name, side string
+		var c [3]uint64
+		_, err := fmt.Sscan(line, &name, &side, &c[0], &c[1], &c[2])
+		require.NoError(t, err, line)
+		if out[name] == nil {
+			out[name] = map[string][3]uint64{}
+		}
+		out[name][side] = c
+	}
+	return out
+}
+
+// TestShatranjAgreesWithSyzygy: every four-piece table's wins, draws and
+// losses per side to move, each position once up to symmetry (stats'
+// canonical counts), are those of Syzygy's independent Shatranj generator.
+// (The five-piece lines of the file were compared the same way, weighting
+// a pair of like pieces as Syzygy counts it: docs/shatranj.md.)
+func TestShatranjAgreesWithSyzygy(t *testing.T) {
+	want := syzygyShatranjStats(t)
+	for _, m := range shatranjMaterials4() {
+		name := tb.Shatranj.MaterialName(m)
+		table := solveShatranj(t, name)
+		st, err := ComputeStats(context.Background(), table, Options{Threads: 2})
+		require.NoError(t, err)
+		require.Contains(t, want, name)
+		for _, side := range []string{"w", "b"} {
+			c := st.Sides[side].Canonical
+			require.Equal(t, want[name][side], [3]uint64{c.Win, c.Draw, c.Loss}, "%s %s to move", name, side)
+			require.Equal(t, c.Legal, c.Win+c.Draw+c.Loss)
+		}
 	}
 }

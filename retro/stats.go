@@ -19,6 +19,32 @@ type SideStats struct {
 	Draw  uint64         `json:"draw"`
 	Win   map[int]uint64 `json:"win"`  // by mate distance in plies
 	Loss  map[int]uint64 `json:"loss"` // by mate distance in plies
+	// Canonical counts the same positions once up to the table's
+	// symmetries (a position and its mirror images once), as the
+	// catalogue's positions count them and other generators' statistics
+	// do (Syzygy's, where no side has two pieces of a kind).
+	Canonical Outcomes `json:"canonical"`
+}
+
+// Outcomes counts positions by result for the side to move.
+type Outcomes struct {
+	Legal uint64 `json:"legal"`
+	Win   uint64 `json:"win"`
+	Draw  uint64 `json:"draw"`
+	Loss  uint64 `json:"loss"`
+}
+
+// add counts n positions of value v.
+func (o *Outcomes) add(v value.Value, n uint64) {
+	o.Legal += n
+	switch {
+	case v.IsWin():
+		o.Win += n
+	case v.IsLoss():
+		o.Loss += n
+	default:
+		o.Draw += n
+	}
 }
 
 // Wins returns the number of won positions.
@@ -261,10 +287,12 @@ const longestPerSide = 3
 func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, error) {
 	space := table.Space
 	// codes[k][side][v]: the full-board count of legal positions of king
-	// pair k holding value code v.
+	// pair k holding value code v; canonical[k][side][v] the count of
+	// their canonical positions (indices).
 	codes := make([][2][]uint64, space.KingPairs())
+	canonical := make([][2][]uint64, space.KingPairs())
 	err := forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
-		codes[k][side] = table.legalCodes(k, side)
+		codes[k][side], canonical[k][side] = table.legalCodes(k, side)
 	})
 	if err != nil {
 		return nil, err
@@ -291,6 +319,11 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 					total.Draw += n
 				}
 			}
+			for code, n := range canonical[k][side] {
+				if n != 0 {
+					total.Canonical.add(value.Value(code), n)
+				}
+			}
 		}
 		for _, i := range table.firstHolding(side, best, codes, longestPerSide) {
 			p, _ := space.Position(i, side)
@@ -312,23 +345,28 @@ func ComputeStats(ctx context.Context, table *Table, opts Options) (*Stats, erro
 }
 
 // legalCodes counts the legal positions of king pair k by value code, each
-// weighted by its multiplicity: codes[v] full-board positions hold v.
-func (t *Table) legalCodes(k int, side tb.Color) []uint64 {
+// weighted by its multiplicity: codes[v] full-board positions hold v, and
+// canonical[v] indices (each canonical position has one index).
+func (t *Table) legalCodes(k int, side tb.Color) (codes, canonical []uint64) {
 	if !t.HolesMarked || t.Space.Tied(k) {
-		var codes []uint64
-		t.eachLegal(k, side, func(i uint64, n uint64) { codes = count(codes, int(t.Values[side].At(i)), n) })
-		return codes
+		t.eachLegal(k, side, func(i uint64, n uint64) {
+			v := int(t.Values[side].At(i))
+			codes = count(codes, v, n)
+			canonical = count(canonical, v, 1)
+		})
+		return codes, canonical
 	}
 	// Holes are marked and every position stands for the same number of
 	// full-board ones: count the codes of the whole king pair at once.
 	per := t.Space.PerKingPair()
-	codes := tallyCodes(t.Values[side], uint64(k)*per, uint64(k+1)*per)
-	codes[value.Illegal] = 0
+	canonical = tallyCodes(t.Values[side], uint64(k)*per, uint64(k+1)*per)
+	canonical[value.Illegal] = 0
 	n := uint64(t.Space.Symmetries())
-	for v := range codes {
-		codes[v] *= n
+	codes = make([]uint64, len(canonical))
+	for v, c := range canonical {
+		codes[v] = c * n
 	}
-	return codes
+	return codes, canonical
 }
 
 // firstHolding returns the first (lowest) indices, up to limit, of legal
