@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/makruktb/makruktb/index"
@@ -59,8 +60,44 @@ type Tables struct {
 	dir      string
 	cache    *blockCache
 	maxPiece int
-	files    map[ID]*lazyFile // written by Open only
-	wdl      map[ID]*lazyFile // WDL files by material and profile; Open only
+	files    map[fileKey]*lazyFile // written by Open only
+	wdl      map[fileKey]*lazyFile // WDL files by material and profile; Open only
+	rules    []string              // the rules names of the files, "" (DTM) first; Open only
+}
+
+// fileKey is an ID packed into one word, the key of the maps every probe
+// reads: a word hashes in a few instructions, where an ID, with its rules
+// name, took a third of a warm WDL probe's time. Bits 0–39 hold the piece
+// counts, four bits each (White's Rook…Pawn, then Black's), bits 40–47 the
+// game and bits 48–63 the index of the rules name in Tables.rules.
+type fileKey uint64
+
+// keyOf returns the key of id, and false when no file of the directory
+// can have it (its rules name is none of the directory's).
+func (t *Tables) keyOf(id ID) (fileKey, bool) {
+	r := slices.Index(t.rules, id.Rules)
+	if r < 0 {
+		return 0, false
+	}
+	k := fileKey(id.Game)<<40 | fileKey(r)<<48
+	for c, counts := range id.Material.Counts {
+		for p, n := range counts {
+			if n > 15 {
+				return 0, false
+			}
+			k |= fileKey(n) << (4 * (c*len(counts) + p))
+		}
+	}
+	return k, true
+}
+
+// add records the file of id at path (Open only).
+func (t *Tables) add(files map[fileKey]*lazyFile, id ID, path string) {
+	if !slices.Contains(t.rules, id.Rules) {
+		t.rules = append(t.rules, id.Rules)
+	}
+	k, _ := t.keyOf(id) // scan parsed the name: every count fits
+	files[k] = &lazyFile{path: path}
 }
 
 type lazyFile struct {
@@ -75,7 +112,7 @@ type lazyFile struct {
 // else ./data). Files are opened on first use.
 func Open(dir string, opts ...Option) (*Tables, error) {
 	dir = Dir(dir)
-	t := &Tables{dir: dir, files: map[ID]*lazyFile{}, wdl: map[ID]*lazyFile{}}
+	t := &Tables{dir: dir, files: map[fileKey]*lazyFile{}, wdl: map[fileKey]*lazyFile{}, rules: []string{""}}
 	for _, o := range opts {
 		if err := o(t); err != nil {
 			return nil, err
@@ -89,10 +126,10 @@ func Open(dir string, opts ...Option) (*Tables, error) {
 		return nil, fmt.Errorf("probe: table directory: %w", err)
 	}
 	for _, key := range wdl {
-		t.wdl[key] = &lazyFile{path: filepath.Join(dir, WDLFileName(key.Material, key.Rules))}
+		t.add(t.wdl, key, filepath.Join(dir, WDLFileName(key.Material, key.Rules)))
 	}
 	for _, key := range ids {
-		t.files[key] = &lazyFile{path: key.Path(dir)}
+		t.add(t.files, key, key.Path(dir))
 		if key.Rules == "" {
 			t.maxPiece = max(t.maxPiece, key.Material.Pieces())
 		}
@@ -113,7 +150,7 @@ func (t *Tables) CacheBytes() int64 { return t.cache.bytes() }
 // Close closes every open file. No probe may run during or after it.
 func (t *Tables) Close() error {
 	var first error
-	for _, files := range []map[ID]*lazyFile{t.files, t.wdl} {
+	for _, files := range []map[fileKey]*lazyFile{t.files, t.wdl} {
 		for _, lf := range files {
 			if lf.file != nil {
 				if err := lf.file.Close(); err != nil && first == nil {
@@ -128,7 +165,11 @@ func (t *Tables) Close() error {
 // table returns the table of key, opened on first use, or nil when the
 // directory has none.
 func (t *Tables) table(key ID) (*lazyFile, error) {
-	lf, ok := t.files[key]
+	k, ok := t.keyOf(key)
+	if !ok {
+		return nil, nil
+	}
+	lf, ok := t.files[k]
 	if !ok {
 		return nil, nil
 	}
@@ -140,7 +181,11 @@ func (t *Tables) table(key ID) (*lazyFile, error) {
 // first use and checked against the DTM and DTB files beside it, or nil
 // when the directory has none.
 func (t *Tables) wdlTable(key ID) (*lazyFile, error) {
-	lf, ok := t.wdl[key]
+	k, ok := t.keyOf(key)
+	if !ok {
+		return nil, nil
+	}
+	lf, ok := t.wdl[k]
 	if !ok {
 		return nil, nil
 	}
