@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 GENFLAGS    ?=
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress faults v2-test study-test
+.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress audit faults v2-test study-test
 
 all: build
 
@@ -87,6 +87,13 @@ study-test:
 # The short version runs in go test (retro's TestKhonTablesEveryTime).
 stress: build
 	bash .ci/stress
+
+# Issue 42's audit: every table up to $(PIECES) pieces (make audit
+# PIECES=5, about 2.5 hours) generated with two workers into $(AUDIT_DIR)
+# in format version 1, each file compared with data/checksums.txt.
+AUDIT_DIR ?= /tmp/makruktb-audit
+audit: build
+	AUDIT_DIR=$(AUDIT_DIR) PIECES=$(PIECES) bash .ci/audit
 
 # gen (in memory and out of core), verify and convert killed with SIGKILL
 # at 20 random moments each: nothing partial under a final name, a
