@@ -76,6 +76,41 @@ func TestScript(t *testing.T) {
 	require.NotContains(t, s, "--scratch")
 }
 
+// A Shatranj material has a job of its own, named apart from the Makruk
+// material of the same letters (KRvKN is in both games), whose gen is
+// told the game and names the material in Shatranj's letters.
+func TestShatranjJobs(t *testing.T) {
+	g := tb.Shatranj
+	target, err := g.ParseMaterial("KRQvKN")
+	require.NoError(t, err)
+	var tables []Table
+	for _, m := range retro.DependenciesIn(g, target) {
+		tables = append(tables, Table{ID: probe.ShatranjID(m), Estimate: retro.Estimate{Memory: 100 << 20, Time: 10 * time.Minute}})
+	}
+	jobs, err := Jobs(tables, 2, 0, pipeline.NeedsIn(g))
+	require.NoError(t, err)
+	var keys []string
+	for _, j := range jobs {
+		require.Equal(t, g, j.Game)
+		keys = append(keys, j.Key())
+	}
+	require.Equal(t, []string{"KNvKQ.shatranj", "KRvKN.shatranj", "KRQvKN.shatranj"}, keys)
+	last := jobs[2]
+	require.ElementsMatch(t, []tb.Material{jobs[0].Material, jobs[1].Material}, last.After)
+	s := last.Script(ScriptOptions{Binary: "mtb", Dir: "/tb", DTB: "none", LogDir: "/logs"}, []string{"7"})
+	for _, want := range []string{
+		"#SBATCH --job-name=mtb-KRQvKN.shatranj\n",
+		"#SBATCH --output=/logs/KRQvKN.shatranj-%j.log\n",
+		fmt.Sprintf("--memory %dMiB --game shatranj KRQvKN\n", last.Memory>>20),
+	} {
+		require.Contains(t, s, want)
+	}
+	makruk := mustJobs(t, plannedKRvKN(), 2)[2]
+	require.Equal(t, "mtb-KRvKN", makruk.Name())
+	require.NotEqual(t, makruk.Name(), jobs[0].Name())
+	require.NotContains(t, makruk.Script(ScriptOptions{}, nil), "--game")
+}
+
 func TestScriptScratch(t *testing.T) {
 	job := mustJobs(t, plannedKRvKN(), 2)[2]
 	for scratch, want := range map[string]string{

@@ -36,6 +36,7 @@ type Table struct {
 // jobs must succeed first, and the resources to ask for.
 type Job struct {
 	Material tb.Material
+	Game     tb.Game // the zero value: Makruk
 	Tables   []probe.ID
 	After    []tb.Material
 	CPUs     int
@@ -43,8 +44,13 @@ type Job struct {
 	Time     time.Duration
 }
 
-// Name is the job's name in Slurm: "mtb-KRvKN".
-func (j *Job) Name() string { return "mtb-" + j.Material.String() }
+// Key names the job's material in the record of jobs, its script and its
+// log: "KRvKN", or "KRvKQ.shatranj" for a Shatranj material (a material
+// such as KRvKN is in both games).
+func (j *Job) Key() string { return probe.ID{Material: j.Material, Game: j.Game}.String() }
+
+// Name is the job's name in Slurm: "mtb-KRvKN", "mtb-KRvKQ.shatranj".
+func (j *Job) Name() string { return "mtb-" + j.Key() }
 
 // Resource margins over the generator's estimates: memory is within 5% of
 // the measured peak, time within a factor of two or three.
@@ -72,7 +78,7 @@ func Jobs(tables []Table, cpus int, nodeMemory int64, deps func(tb.Material) []t
 		if !ok {
 			i = len(jobs)
 			index[m] = i
-			jobs = append(jobs, Job{Material: m, CPUs: cpus})
+			jobs = append(jobs, Job{Material: m, Game: t.ID.Game, CPUs: cpus})
 		}
 		j := &jobs[i]
 		j.Tables = append(j.Tables, t.ID)
@@ -126,7 +132,7 @@ func (j *Job) Script(o ScriptOptions, dependsOn []string) string {
 	fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", j.CPUs)
 	fmt.Fprintf(&b, "#SBATCH --mem=%dM\n", (j.Memory+(1<<20)-1)>>20)
 	fmt.Fprintf(&b, "#SBATCH --time=%d\n", int(j.Time.Minutes()))
-	fmt.Fprintf(&b, "#SBATCH --output=%s/%s-%%j.log\n", o.LogDir, j.Material)
+	fmt.Fprintf(&b, "#SBATCH --output=%s/%s-%%j.log\n", o.LogDir, j.Key())
 	if o.Partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", o.Partition)
 	}
@@ -141,16 +147,19 @@ func (j *Job) Script(o ScriptOptions, dependsOn []string) string {
 	for _, id := range j.Tables {
 		names = append(names, id.String())
 	}
-	fmt.Fprintf(&b, "# %s: %s\n", j.Material, strings.Join(names, " "))
-	scratch := ""
+	fmt.Fprintf(&b, "# %s: %s\n", j.Key(), strings.Join(names, " "))
+	flags := ""
+	if j.Game != tb.Makruk {
+		flags = " --game " + j.Game.String()
+	}
 	if o.Scratch != "" {
-		scratch = " --scratch " + scratchWord(o.Scratch)
+		flags += " --scratch " + scratchWord(o.Scratch)
 	}
 	if o.Format != 0 {
-		scratch += fmt.Sprintf(" --format %d", o.Format)
+		flags += fmt.Sprintf(" --format %d", o.Format)
 	}
 	fmt.Fprintf(&b, "exec %s gen --tables %s --dtb %s --threads \"$SLURM_CPUS_PER_TASK\" --memory %dMiB%s %s\n",
-		shellQuote(o.Binary), shellQuote(o.Dir), shellQuote(o.DTB), j.Memory>>20, scratch, j.Material)
+		shellQuote(o.Binary), shellQuote(o.Dir), shellQuote(o.DTB), j.Memory>>20, flags, j.Game.MaterialName(j.Material))
 	return b.String()
 }
 

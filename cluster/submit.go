@@ -27,7 +27,7 @@ type Record struct {
 	Submitted time.Time `json:"submitted"`
 }
 
-// Records maps a material's name to its last job.
+// Records maps a material's name (Job.Key) to its last job.
 type Records map[string]Record
 
 func recordsPath(dir string) string { return filepath.Join(dir, StateDir, "jobs.json") }
@@ -153,7 +153,7 @@ func (s *Submitter) Submit(ctx context.Context, jobs []Job) error {
 	submitted, queued, done := 0, 0, 0
 	for i := range jobs {
 		j := &jobs[i]
-		name := j.Material.String()
+		name := j.Key()
 		if tablesDone(s.Dir, j) {
 			done++
 			continue
@@ -246,9 +246,9 @@ func Statuses(ctx context.Context, sl *Slurm, dir string, jobs []Job) ([]Status,
 	for i := range jobs {
 		j := &jobs[i]
 		st := Status{Job: j, State: NotSubmitted}
-		if r, ok := records[j.Material.String()]; ok {
+		if r, ok := records[j.Key()]; ok {
 			st.ID, st.Slurm = r.ID, states[r.ID]
-			st.Log = filepath.Join(dir, StateDir, "logs", fmt.Sprintf("%s-%s.log", j.Material, r.ID))
+			st.Log = filepath.Join(dir, StateDir, "logs", fmt.Sprintf("%s-%s.log", j.Key(), r.ID))
 			switch {
 			case st.Slurm == StateRunning:
 				st.State = Running

@@ -86,6 +86,24 @@ func Needs(m tb.Material) []tb.Material {
 	return out
 }
 
+// NeedsIn is Needs for the materials of game g: a game without a count
+// has DTM tables only, which read the tables of their captures.
+func NeedsIn(g tb.Game) func(tb.Material) []tb.Material {
+	if g.HasCount() {
+		return Needs
+	}
+	return func(m tb.Material) []tb.Material {
+		canon, _ := m.Canonical()
+		var out []tb.Material
+		for _, x := range retro.DependenciesIn(g, m) {
+			if x != canon {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+}
+
 // appendNew appends the materials of add that list does not hold yet.
 func appendNew(list, add []tb.Material) []tb.Material {
 	for _, m := range add {

@@ -40,8 +40,8 @@ logs are in DIR/.cluster.`,
 // clusterPlan plans the jobs of --max-pieces or the materials.
 // nodeMemory (0: none) is the most memory a job may ask for: tables that
 // need more are made out of core.
-func clusterPlan(maxPieces int, args []string, dtb string, cpus int, nodeMemory int64) ([]cluster.Job, error) {
-	targets, jobs, err := planFlags(tb.Makruk, maxPieces, args, dtb)
+func clusterPlan(g tb.Game, maxPieces int, args []string, dtb string, cpus int, nodeMemory int64) ([]cluster.Job, error) {
+	targets, jobs, err := planFlags(g, maxPieces, args, dtb)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func clusterPlan(maxPieces int, args []string, dtb string, cpus int, nodeMemory 
 		}
 		tables = append(tables, cluster.Table{ID: j.ID, Estimate: e})
 	}
-	return cluster.Jobs(tables, cpus, nodeMemory, pipeline.Needs)
+	return cluster.Jobs(tables, cpus, nodeMemory, pipeline.NeedsIn(g))
 }
 
 // absTableDir is the table directory as an absolute path: the jobs run
@@ -66,12 +66,12 @@ func absTableDir(dir string) (string, error) {
 }
 
 func newClusterSubmitCommand() *cobra.Command {
-	var dir, dtb, partition, account, binary, scratch string
+	var dir, dtb, partition, account, binary, scratch, game string
 	var maxPieces, cpus, format int
 	var dryRun bool
 	var nodeMemory sizeFlag
 	cmd := &cobra.Command{
-		Use:   "submit [--tables DIR] [--dtb PROFILES] [--partition P] [--account A] [--dry-run] (--max-pieces N | MATERIAL...)",
+		Use:   "submit [--tables DIR] [--game G] [--dtb PROFILES] [--partition P] [--account A] [--dry-run] (--max-pieces N | MATERIAL...)",
 		Short: "Submit a Slurm job per material whose tables are missing, in dependency order",
 		Long: `Plan the tables as gen does (sub-tables first), and submit with sbatch one
 job per material whose tables are not all in DIR: its DTM and DTB tables,
@@ -89,6 +89,7 @@ as soon as it is submitted; its script is in DIR/.cluster/scripts, its
 output in DIR/.cluster/logs.`,
 		Example: `  makruktb cluster submit --tables /shared/tb --max-pieces 5
   makruktb cluster submit --tables /shared/tb --dry-run --partition long KRNvKRN
+  makruktb cluster submit --tables /shared/tb --game shatranj --max-pieces 5
   makruktb cluster submit --tables /shared/tb --node-memory 16GiB --scratch '$TMPDIR' --max-pieces 6`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cpus < 1 || cpus > 256 {
@@ -100,7 +101,11 @@ output in DIR/.cluster/logs.`,
 			if format != 1 && format != 2 {
 				return fmt.Errorf("--format %d: the formats are 1 and 2", format)
 			}
-			jobs, err := clusterPlan(maxPieces, args, dtb, cpus, int64(nodeMemory))
+			g, err := gameFlag(cmd, game, &dtb)
+			if err != nil {
+				return err
+			}
+			jobs, err := clusterPlan(g, maxPieces, args, dtb, cpus, int64(nodeMemory))
 			if err != nil {
 				return err
 			}
@@ -135,16 +140,17 @@ output in DIR/.cluster/logs.`,
 	cmd.Flags().StringVar(&binary, "binary", "", "the makruktb the jobs run, on the shared file system (default: this one)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the job scripts instead of submitting them")
 	cmd.Flags().StringVar(&scratch, "scratch", "", "gen's --scratch in every job: a directory on each node for the state of tables made out of core; \"$NAME\" is the job's variable, such as '$TMPDIR' (default: the table directory)")
+	addGameFlag(cmd, &game)
 	cmd.Flags().Var(&nodeMemory, "node-memory", "the most memory a job may ask for: a table that needs more in memory is generated out of core within it (0: no limit)")
 	return cmd
 }
 
 func newClusterStatusCommand() *cobra.Command {
-	var dir, dtb string
+	var dir, dtb, game string
 	var maxPieces int
 	var wait time.Duration
 	cmd := &cobra.Command{
-		Use:   "status [--tables DIR] [--dtb PROFILES] [--wait TIMEOUT] (--max-pieces N | MATERIAL...)",
+		Use:   "status [--tables DIR] [--game G] [--dtb PROFILES] [--wait TIMEOUT] (--max-pieces N | MATERIAL...)",
 		Short: "Which materials are done, queued, running or failed",
 		Long: `Say for each material of the plan whether its tables are done, its job
 queued or running (squeue), failed (it ended without its tables: sacct or
@@ -155,7 +161,11 @@ Exit status: 0 when every material is done, 2 when some are not, 1 on an
 error.`,
 		Example: "  makruktb cluster status --tables /shared/tb --max-pieces 5\n  makruktb cluster status --tables /shared/tb --wait 2h KRRvKN",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			jobs, err := clusterPlan(maxPieces, args, dtb, 1, 0)
+			g, err := gameFlag(cmd, game, &dtb)
+			if err != nil {
+				return err
+			}
+			jobs, err := clusterPlan(g, maxPieces, args, dtb, 1, 0)
 			if err != nil {
 				return err
 			}
@@ -178,6 +188,7 @@ error.`,
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless table with up to N pieces")
 	cmd.Flags().StringVar(&dtb, "dtb", "thai,cambodian", "rule profiles of the DTB tables (comma-separated; \"none\" for none)")
 	cmd.Flags().DurationVar(&wait, "wait", 0, "wait up to this long until no job is queued or running")
+	addGameFlag(cmd, &game)
 	return cmd
 }
 
@@ -211,7 +222,7 @@ func printStatuses(w io.Writer, statuses []cluster.Status) int {
 	counts := map[string]int{}
 	for _, s := range statuses {
 		counts[s.State]++
-		line := fmt.Sprintf("%-12s %-13s", s.Job.Material, s.State)
+		line := fmt.Sprintf("%-12s %-13s", s.Job.Key(), s.State)
 		if s.ID != "" {
 			line += fmt.Sprintf(" job %s (%s)", s.ID, s.Slurm)
 		}

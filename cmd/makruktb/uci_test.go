@@ -45,6 +45,9 @@ func TestUCIMatchClusterFlags(t *testing.T) {
 		{[]string{"cluster", "submit", "--cpus", "0", "KRvK"}, "--cpus 0: want 1 to 256"},
 		{[]string{"cluster", "submit", "--dtb", "foo", "KRvK"}, `--dtb: rules "foo"`},
 		{[]string{"cluster", "submit", "--scratch", "tmp", "KRvK"}, `--scratch "tmp": want an absolute path`},
+		{[]string{"cluster", "submit", "--game", "chess", "KRvK"}, `--game: unknown game "chess"`},
+		{[]string{"cluster", "submit", "--game", "shatranj", "--dtb", "thai", "KRvKQ"}, "shatranj has no counting rule"},
+		{[]string{"cluster", "status", "--game", "shatranj", "KRvKS"}, `unknown piece 'S'`},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			r := runBinary(t, c.args...)
