@@ -149,6 +149,10 @@ func (s *Submitter) Submit(ctx context.Context, jobs []Job) error {
 			return err
 		}
 	}
+	width := 12 // of the names in the lines printed
+	for i := range jobs {
+		width = max(width, len(jobs[i].Key()))
+	}
 	waitFor := map[tb.Material]string{} // the job of a material not done yet
 	submitted, queued, done := 0, 0, 0
 	for i := range jobs {
@@ -161,7 +165,7 @@ func (s *Submitter) Submit(ctx context.Context, jobs []Job) error {
 		if r, ok := records[name]; ok && Active(states[r.ID]) {
 			waitFor[j.Material] = r.ID
 			queued++
-			fmt.Fprintf(s.Out, "%-12s already %s as job %s\n", name, states[r.ID], r.ID)
+			fmt.Fprintf(s.Out, "%-*s already %s as job %s\n", width, name, states[r.ID], r.ID)
 			continue
 		}
 		var deps []string
@@ -191,7 +195,7 @@ func (s *Submitter) Submit(ctx context.Context, jobs []Job) error {
 		}
 		waitFor[j.Material] = id
 		submitted++
-		fmt.Fprintf(s.Out, "%-12s submitted as job %s (%d CPUs, %d MiB, %v)%s\n", name, id, j.CPUs, j.Memory>>20, j.Time, afterText(deps))
+		fmt.Fprintf(s.Out, "%-*s submitted as job %s (%d CPUs, %d MiB, %v)%s\n", width, name, id, j.CPUs, j.Memory>>20, j.Time, afterText(deps))
 	}
 	verb := "submitted"
 	if s.DryRun {

@@ -219,10 +219,14 @@ func waitStatuses(ctx context.Context, sl *cluster.Slurm, dir string, jobs []clu
 // printStatuses writes a line per material and a summary, and returns the
 // number of materials not done.
 func printStatuses(w io.Writer, statuses []cluster.Status) int {
+	width := 12
+	for _, s := range statuses {
+		width = max(width, len(s.Job.Key()))
+	}
 	counts := map[string]int{}
 	for _, s := range statuses {
 		counts[s.State]++
-		line := fmt.Sprintf("%-12s %-13s", s.Job.Key(), s.State)
+		line := fmt.Sprintf("%-*s %-13s", width, s.Job.Key(), s.State)
 		if s.ID != "" {
 			line += fmt.Sprintf(" job %s (%s)", s.ID, s.Slurm)
 		}
