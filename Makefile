@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 GENFLAGS    ?=
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress audit faults v2-test study-test
+.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress audit v2-reference faults v2-test study-test
 
 all: build
 
@@ -94,6 +94,14 @@ stress: build
 AUDIT_DIR ?= /tmp/makruktb-audit
 audit: build
 	AUDIT_DIR=$(AUDIT_DIR) PIECES=$(PIECES) bash .ci/audit
+
+# The version-2 reference of a directory of version-1 tables (an audit's):
+# make v2-reference SRC=$(AUDIT_DIR) DST=DIR [APPEND=1] converts a linked
+# copy and checks every file against data/checksums-v2.txt, writing the
+# lines of the files it does not list to DIR/checksums-v2.new (APPEND=1:
+# into data/checksums-v2.txt).
+v2-reference: build
+	SRC=$(SRC) DST=$(DST) APPEND=$(APPEND) bash .ci/v2-reference
 
 # gen (in memory and out of core), verify and convert killed with SIGKILL
 # at 20 random moments each: nothing partial under a final name, a
