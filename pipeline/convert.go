@@ -72,6 +72,9 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 			loaded[id] = values
 		}
 	}
+	if len(profiles) == 0 { // the tables only: no other side to derive
+		return tables, nil, removeStaleWDL(report, dir, m)
+	}
 	var wdl []WDLResult
 	cache := store.NewCache(dir, 5)
 	if err := deriveOthers(ctx, cache, loaded, profiles); err != nil {

@@ -24,7 +24,7 @@ a version-2 file, which stores one side to move (the other follows by a
 one-ply search) and is about a third of the size; a verified table stays
 verified. Then write, beside the DTM and DTB tables of a directory, the WDL file of each
 material under each rule profile named by --wdl (any profile: "none"
-alone means none, "thai,none" gives the plain results beside thai's): every position's category
+alone means none, which with --format 2 converts the tables only; "thai,none" gives the plain results beside thai's): every position's category
 (win, cursed-win, draw, blessed-loss, loss) when the count starts now, the
 file an engine probes in its search. It is computed from the DTM table and,
 for materials with pieces on both sides, the profile's DTB table, whose
@@ -43,8 +43,8 @@ WDL files of the tables it generates itself.`,
 			if format != 1 && format != 2 {
 				return fmt.Errorf("--format %d: the formats are 1 (leave the tables as they are) and 2", format)
 			}
-			if len(rules) == 0 {
-				return fmt.Errorf("--wdl %q: name the profiles to write WDL files for", profiles)
+			if len(rules) == 0 && format == 1 {
+				return fmt.Errorf("--wdl %q: nothing to do: name the profiles to write WDL files for, or give --format 2", profiles)
 			}
 			dir = probe.Dir(dir)
 			var materials []tb.Material
@@ -94,6 +94,9 @@ WDL files of the tables it generates itself.`,
 					}
 					bytes += res.Size
 				}
+			}
+			if len(rules) == 0 {
+				return nil // --format 2 --wdl none: the tables only
 			}
 			fmt.Fprintf(out, "%s written, %s kept: %s of WDL files in %s\n", units.Plural(wrote, "WDL file", "WDL files"), units.Plural(kept, "file", "files"), units.Bytes(bytes), dir)
 			if len(missing) > 0 {

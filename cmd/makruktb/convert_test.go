@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/store"
 )
 
 // convert writes the WDL files of a directory generated without them,
@@ -52,7 +55,7 @@ func TestConvert(t *testing.T) {
 	require.NotContains(t, out, "thai.mtbw")
 
 	for _, c := range []struct{ args, msg string }{
-		{"--wdl none", "name the profiles"},
+		{"--wdl none", "nothing to do"},
 		{"--wdl nosuch", "--wdl"},
 		{"--wdl ,", "not a profile"},
 		{"KQvK", "unknown piece"},
@@ -93,4 +96,24 @@ func TestConvertToVersion2(t *testing.T) {
 	require.Contains(t, out, "0 WDL files written, 1 file kept")
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.NoError(t, err, out)
+}
+
+// convert --format 2 --wdl none rewrites the tables alone: it needs no
+// sub-table (no side is derived for a WDL file), and the file is its
+// version-2 reference.
+func TestConvertTablesOnly(t *testing.T) {
+	src := t.TempDir()
+	_, err := run(t, "gen", "--tables", src, "--format", "1", "--dtb", "none", "KRvKN")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	v1, err := os.ReadFile(filepath.Join(src, "KRvKN.mtbm"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "KRvKN.mtbm"), v1, 0o644))
+	out, err := run(t, "convert", "--tables", dir, "--format", "2", "--wdl", "none")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "tables in version 2:")
+	require.NotContains(t, out, "WDL")
+	sum, err := store.FileSHA256(filepath.Join(dir, "KRvKN.mtbm"))
+	require.NoError(t, err)
+	require.Equal(t, data.ChecksumsV2()["KRvKN.mtbm"], sum)
 }
