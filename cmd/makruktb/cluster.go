@@ -45,7 +45,7 @@ func clusterPlan(g tb.Game, maxPieces int, args []string, dtb string, cpus int, 
 	if err != nil {
 		return nil, err
 	}
-	if err := pipeline.CheckSupported(targets); err != nil {
+	if err := pipeline.CheckSupportedIn(g, targets); err != nil {
 		return nil, err
 	}
 	var tables []cluster.Table
