@@ -75,15 +75,8 @@ func PlanGame(g tb.Game, targets []tb.Material, profiles []honour.Rules) ([]Job,
 // Needs returns every material whose tables m's DTM and DTB tables read,
 // m excluded: what a cluster job for m waits for.
 func Needs(m tb.Material) []tb.Material {
-	canon, _ := m.Canonical()
 	dtb, dtm := retro.BoardDependencies(m)
-	var out []tb.Material
-	for _, x := range appendNew(appendNew(retro.Dependencies(m), dtb), dtm) {
-		if x != canon {
-			out = append(out, x)
-		}
-	}
-	return out
+	return others(m, appendNew(appendNew(retro.Dependencies(m), dtb), dtm))
 }
 
 // NeedsIn is Needs for the materials of game g: a game without a count
@@ -92,16 +85,19 @@ func NeedsIn(g tb.Game) func(tb.Material) []tb.Material {
 	if g.HasCount() {
 		return Needs
 	}
-	return func(m tb.Material) []tb.Material {
-		canon, _ := m.Canonical()
-		var out []tb.Material
-		for _, x := range retro.DependenciesIn(g, m) {
-			if x != canon {
-				out = append(out, x)
-			}
+	return func(m tb.Material) []tb.Material { return others(m, retro.DependenciesIn(g, m)) }
+}
+
+// others returns the materials of list other than m's canonical side.
+func others(m tb.Material, list []tb.Material) []tb.Material {
+	canon, _ := m.Canonical()
+	var out []tb.Material
+	for _, x := range list {
+		if x != canon {
+			out = append(out, x)
 		}
-		return out
 	}
+	return out
 }
 
 // appendNew appends the materials of add that list does not hold yet.
