@@ -63,6 +63,21 @@ func NewCheck(pos *tb.Position, j honour.Judgement, r *honour.Rules) Check {
 	return Check{Position: NewPosition(pos, j, r), Result: v.result, Verdict: v.text}
 }
 
+// countingSide returns the side that runs a board's count under rules
+// where one side does (board_count_by "fewer"), with mover to move; runs
+// is false where no count runs yet (as many pieces on each side).
+func countingSide(c honour.Count, mover tb.Color) (side tb.Color, runs bool) {
+	switch c.Counter {
+	case honour.MoverCounts:
+		return mover, true
+	case honour.OtherCounts:
+		return mover.Other(), true
+	case honour.NoCounter, honour.NoCounterUntilCapture:
+		return mover, false
+	}
+	return mover, true
+}
+
 // judgeVerdict gives the verdict on a judged position.
 func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict {
 	v := j.Value
@@ -97,9 +112,17 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 		b.WriteString("; board's honour")
 	}
 	left := r.MatingPlies(c) - 1
-	if c.Started() {
+	counter, runs := countingSide(c, pos.Side)
+	switch {
+	case c.Kind == honour.BoardCount && !runs:
+		b.WriteString(": no count runs while both sides have as many pieces")
+	case !c.Binds(winner == pos.Side):
+		fmt.Fprintf(&b, " run by %s, the side with fewer pieces, which may stop it: it does not limit %s's win", counter.Name(), winner.Name())
+	case c.Started():
 		fmt.Fprintf(&b, ", limit %s, count at ply %d → %s left", limitText(c.Limit, r), c.Ply, countPlies(max(left, 0)))
-	} else {
+	case c.Counter == honour.OtherCounts:
+		fmt.Fprintf(&b, ", limit %s, run by %s, the side with fewer pieces, from its move → %s left", limitText(c.Limit, r), counter.Name(), countPlies(max(left, 0)))
+	default:
 		fmt.Fprintf(&b, ", limit %s, starting after this move (%s has more pieces than may count) → %s left", limitText(c.Limit, r), pos.Side.Name(), countPlies(max(left, 0)))
 	}
 	if j.DTB.IsMate() {
@@ -107,9 +130,15 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 	}
 	fmt.Fprintf(&b, " (%s rules) → ", r.Name)
 	switch {
+	case !j.Exact && c.Counter == honour.NoCounterUntilCapture:
+		b.WriteString("cannot tell: a capture that leaves both sides pieces would start a count the tables do not model")
+		return verdict{ResultUnknown, b.String()}
 	case !j.Exact:
 		fmt.Fprintf(&b, "cannot tell without the board's-honour table %s (makruktb gen makes it)", probe.BoardFileName(tb.MaterialOf(pos), r.Name))
 		return verdict{ResultUnknown, b.String()}
+	case (j.Category == honour.Win || j.Category == honour.Loss) && !c.Binds(winner == pos.Side):
+		fmt.Fprintf(&b, "%s WINS", winner.Name())
+		return verdict{wins, b.String()}
 	case j.Category == honour.Win || j.Category == honour.Loss:
 		fmt.Fprintf(&b, "%s WINS within the count", winner.Name())
 		return verdict{wins, b.String()}

@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"io"
+	"strings"
 
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -53,6 +54,11 @@ type Count struct {
 	// Unit is the step of the count as players call it: "moves" (two
 	// plies) or "half-moves" (one ply; the thai-halfmove profile).
 	Unit string `json:"unit"`
+	// Counter, under rules whose board's count one side runs
+	// (board_count_by "fewer"), is that side, "white" or "black", whose
+	// own win the count does not limit, or "none" while both sides have
+	// as many pieces; absent for a count that binds whoever wins.
+	Counter string `json:"counter,omitempty"`
 }
 
 // Position is a position judged under a count: the head of probe's
@@ -105,7 +111,7 @@ func NewPosition(pos *tb.Position, j honour.Judgement, r *honour.Rules) Position
 		Category: j.Category.String(),
 		Exact:    j.Exact,
 		DTB:      DTM(j.DTB),
-		Count:    NewCount(j.Count, r),
+		Count:    NewCount(j.Count, pos.Side, r),
 		InCheck:  pos.InCheck(pos.Side),
 		Game:     gameName(pos.Game()),
 	}
@@ -136,13 +142,26 @@ func NewProbe(pos *tb.Position, j probe.Root, r *honour.Rules) Probe {
 	return doc
 }
 
-// NewCount is the document of count c under r.
-func NewCount(c honour.Count, r *honour.Rules) Count {
+// NewCount is the document of count c under r, with mover to move.
+func NewCount(c honour.Count, mover tb.Color, r *honour.Rules) Count {
 	return Count{
 		Rules: r.Name, Kind: string(c.Kind), Limit: c.Limit, Ply: c.Ply, Remaining: max(c.Remaining(), 0),
 		Expired: c.Kind != honour.NoCountKind && r.MatingPlies(c) <= 0,
 		Unit:    string(cmp.Or(r.Unit, honour.UnitMoves)),
+		Counter: counterName(c, mover),
 	}
+}
+
+// counterName names who runs count c with mover to move: a side, "none"
+// where no count runs yet, "" for a neutral count.
+func counterName(c honour.Count, mover tb.Color) string {
+	if c.Counter == honour.EitherSide {
+		return ""
+	}
+	if side, runs := countingSide(c, mover); runs {
+		return strings.ToLower(side.Name())
+	}
+	return "none"
 }
 
 // FENAfter returns the FEN of the position after a judged move, with the
@@ -200,7 +219,7 @@ func JudgeLine(t *probe.Tables, pos *tb.Position, r *honour.Rules) (Line, error)
 	for _, m := range line {
 		doc.Moves = append(doc.Moves, Step{
 			UCI: m.Move.String(), SAN: cur.SAN(m.Move), FEN: FENAfter(&cur, m), DTM: DTM(m.After.Value),
-			Category: m.After.Category.String(), Count: NewCount(m.After.Count, r),
+			Category: m.After.Category.String(), Count: NewCount(m.After.Count, cur.Side.Other(), r),
 		})
 		cur = cur.Play(m.Move)
 	}

@@ -286,3 +286,45 @@ func TestDrawsFromWiderProfile(t *testing.T) {
 	_, err = Generate(context.Background(), tb.MustParseMaterial("KRvK"), shared.get, Options{Draws: thai})
 	require.ErrorContains(t, err, "DTM takes no draws")
 }
+
+// Who counts changes verdicts, never a DTB value: distance to the goal does
+// not depend on whose win the count limits. Under thai with a board's
+// count of 20 plies KRvKN has wins whose goal lies beyond the count; with
+// board_count_by "fewer" no count runs between a rook and a knight, so
+// every DTM win whose goal can be reached at all is a win.
+func TestDTBWhoCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece DTB")
+	}
+	half := honour.ThaiRules
+	half.Name, half.BoardPlies = "short-board", 20
+	fewer := half
+	fewer.Name, fewer.BoardCountBy = "short-fewer", honour.CountByFewer
+	require.NoError(t, fewer.Validate())
+	dtm := solve(t, "KRvKN")
+	a, b := solveDTB(t, "KRvKN", &half), solveDTB(t, "KRvKN", &fewer)
+	for side := tb.White; side <= tb.Black; side++ {
+		require.Equal(t, a.Values[side].All(), b.Values[side].All(), side)
+	}
+	neutral, err := BoardCounts(context.Background(), dtm, a, &half, Options{})
+	require.NoError(t, err)
+	byFewer, err := BoardCounts(context.Background(), dtm, b, &fewer, Options{})
+	require.NoError(t, err)
+	for side := tb.White; side <= tb.Black; side++ {
+		n, f := neutral[side.String()], byFewer[side.String()]
+		t.Logf("%v: neutral %+v, fewer %+v", side, n, f)
+		require.Less(t, f.CursedWin+f.BlessedLoss, n.CursedWin+n.BlessedLoss, "%v: the neutral count curses wins that reach their goal", side)
+		require.Equal(t, n.Win+n.CursedWin, f.Win+f.CursedWin, side)
+		require.Equal(t, n.Loss+n.BlessedLoss, f.Loss+f.BlessedLoss, side)
+		require.Equal(t, n.Draw, f.Draw, side)
+		require.Zero(t, f.Unknown, side)
+	}
+	// Under fewer a cursed win is one whose goal cannot be reached at
+	// all: the DTM wins checkAgainstDTM finds without a DTB result.
+	var cursed uint64
+	for side := tb.White; side <= tb.Black; side++ {
+		f := byFewer[side.String()]
+		cursed += f.CursedWin + f.BlessedLoss
+	}
+	require.Positive(t, cursed)
+}

@@ -241,7 +241,12 @@ func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.R
 		lo := uint64(k) * per
 		reads.read(side, lo, lo+per, func(dtmValues []value.Value) {
 			holes.eachLegal(k, side, func(i uint64, n uint64) {
-				switch r.JudgeBoard(dtmValues[i-lo], dtb.Values[side].At(i), c).Category {
+				j := r.JudgeBoard(dtmValues[i-lo], dtb.Values[side].At(i), c)
+				if !j.Exact { // a count no table models (NoCounterUntilCapture)
+					cs.Unknown += n
+					return
+				}
+				switch j.Category {
 				case honour.Win:
 					cs.Win += n
 				case honour.CursedWin:
@@ -272,6 +277,7 @@ func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.R
 			total.Draw += c.Draw
 			total.BlessedLoss += c.BlessedLoss
 			total.Loss += c.Loss
+			total.Unknown += c.Unknown
 		}
 		out[side.String()] = total
 	}

@@ -186,7 +186,7 @@ func ComputeStudy(ctx context.Context, table *Table, src Source, opts Options, s
 					}
 				case honour.CursedWin:
 					part.cursed += n
-					if d.IsWin() && d.Plies()-r.MatingPlies(fresh[side]) < so.Close {
+					if d.IsWin() && fresh[side].Binds(true) && d.Plies()-r.MatingPlies(fresh[side]) < so.Close {
 						part.close += n
 					}
 				}
@@ -343,8 +343,10 @@ func (cj *countJudge) keeps(c honour.Count, p *tb.Position, i uint64, k int, m t
 	next := cj.rules.Next(p, m, c)
 	if cj.board {
 		// A capture that bares a side is a goal reached (a loss in no
-		// moves) or a draw; any other move goes on with the board's count.
-		return next.Kind != honour.BoardCount || v.Plies() <= cj.rules.MatingPlies(next)
+		// moves) or a draw; any other move goes on with the board's count,
+		// which binds the mover's win unless the mover runs it (or none
+		// runs).
+		return next.Kind != honour.BoardCount || !next.Binds(false) || v.Plies() <= cj.rules.MatingPlies(next)
 	}
 	return cj.rules.Judge(v, next).Category == honour.Loss
 }

@@ -15,12 +15,68 @@ const (
 )
 
 // Count is the state of an honour count in plies. Ply is −1 for a board
-// count that starts after the move to make (Rules.BoardCounters): the side
-// to move may not count, the other side may.
+// count that starts after the move to make (Rules.BoardCounters,
+// Rules.BoardCountBy): the side to move may not count, the other side may.
 type Count struct {
 	Kind  CountKind
 	Limit int
 	Ply   int
+	// Counter says whose win a board's count can turn into a draw. The
+	// zero value is the neutral count of every built-in profile.
+	Counter Counter
+}
+
+// Counter is who runs a board's count, relative to the side to move
+// (Rules.Next turns it with every move). The neutral count (EitherSide)
+// turns any win that comes too late into a draw. A count that one side
+// runs (Rules.BoardCountBy "fewer": the side with fewer pieces) spares
+// that side's own win, which the texts let it claim by stopping the
+// count; only the other side's win must come inside it. Where both sides
+// have as many pieces no count runs (NoCounter) until a capture puts one
+// side behind, and the verdict is DTB's sign alone: a goal reached at
+// any distance.
+//
+// NoCounterUntilCapture is NoCounter in a material where a capture need
+// not bare a side (two pieces or more each: six pieces and up). Such a
+// capture starts a count the side captured from runs, a goal of the
+// capturer only when the win fits that fresh count, so the neutral DTB
+// table does not decide these positions: they would need a table of
+// their own, which is not built, and their judgement is not exact.
+type Counter int8
+
+const (
+	EitherSide            Counter = iota // neutral: whoever wins must do it inside the count
+	MoverCounts                          // the side to move counts: the other side's win must fit
+	OtherCounts                          // the other side counts: the mover's win must fit
+	NoCounter                            // no count runs; every capture bares a side
+	NoCounterUntilCapture                // no count runs; a capture may start one (not modelled)
+)
+
+// turned returns the counter seen from the other side, after a move.
+func (c Counter) turned() Counter {
+	switch c {
+	case MoverCounts:
+		return OtherCounts
+	case OtherCounts:
+		return MoverCounts
+	}
+	return c
+}
+
+// Binds reports whether the count limits the win of the side to move
+// (mover true) or of the other side: a board's count binds every win
+// unless that side counts or no count runs; a pieces' count binds the
+// stronger side.
+func (c Count) Binds(mover bool) bool {
+	switch c.Counter {
+	case MoverCounts:
+		return !mover
+	case OtherCounts:
+		return mover
+	case NoCounter, NoCounterUntilCapture:
+		return false
+	}
+	return true
 }
 
 // Started reports whether the count runs already (Ply ≥ 0).
@@ -99,6 +155,19 @@ func (r *Rules) FreshCountFor(m tb.Material, side tb.Color) Count {
 			}
 			c.Ply = -1 // it starts once the other side is to move
 		}
+		if r.BoardCountBy == CountByFewer {
+			own, other := m.SidePieces(side), m.SidePieces(side.Other())
+			switch {
+			case own == other && own >= 2:
+				return Count{Kind: BoardCount, Limit: r.BoardPlies, Ply: -1, Counter: NoCounterUntilCapture}
+			case own == other:
+				return Count{Kind: BoardCount, Limit: r.BoardPlies, Ply: -1, Counter: NoCounter}
+			case own < other:
+				c.Counter = MoverCounts
+			default: // (a side behind with too many pieces to count was refused above)
+				c.Counter, c.Ply = OtherCounts, -1 // the side behind starts it on its move
+			}
+		}
 		return c
 	}
 	return Count{Kind: NoCountKind}
@@ -110,10 +179,18 @@ func (r *Rules) CountOf(p *tb.Position) Count { return r.CountOfMaterial(p, tb.M
 
 // CountOfMaterial is CountOf for a position whose material m the caller
 // has at hand (a prober saves computing it twice).
+//
+// A FEN does not say who runs a board's count. Under BoardCountBy
+// "fewer" the side with fewer pieces now does; where both have as many (a
+// count started before a capture evened them) the FEN's count is taken as
+// neutral, binding whichever side wins.
 func (r *Rules) CountOfMaterial(p *tb.Position, m tb.Material) Count {
 	c := r.FreshCountFor(m, p.Side)
 	if p.CountLimit != tb.NoCount && c.Kind != NoCountKind {
 		c.Limit, c.Ply = p.CountLimit, p.CountPly
+		if c.Counter == NoCounter || c.Counter == NoCounterUntilCapture {
+			c.Counter = EitherSide
+		}
 	}
 	return c
 }
@@ -162,6 +239,11 @@ func (r *Rules) BaringCapture(after tb.Material, bare tb.Color, dtm value.Value)
 // then fixed by the material left). A capture by the bare king goes on
 // with the same count, or, where the rules say it restarts
 // (CaptureRestarts), starts a fresh count of the material left.
+//
+// A board's count that one side runs stays with that side through
+// captures that change who is behind; where no count runs (NoCounter), a
+// capture that leaves both sides pieces starts the count of the material
+// left, which the side captured from runs.
 func (r *Rules) Next(p *tb.Position, m tb.Move, c Count) Count {
 	q := p.Play(m)
 	after := tb.MaterialOf(&q)
@@ -169,7 +251,14 @@ func (r *Rules) Next(p *tb.Position, m tb.Move, c Count) Count {
 		if _, bare := Bare(after); bare {
 			return r.FreshCountFor(after, q.Side)
 		}
+		if c.Counter == NoCounter || c.Counter == NoCounterUntilCapture {
+			return r.FreshCountFor(after, q.Side)
+		}
 	}
+	if c.Kind == BoardCount && (c.Counter == NoCounter || c.Counter == NoCounterUntilCapture) {
+		return c
+	}
+	c.Counter = c.Counter.turned()
 	if c.Kind == PiecesCount && r.BareKingCapture == CaptureRestarts && p.IsCapture(m) && after.Pieces() > 2 {
 		return r.FreshCountFor(after, q.Side)
 	}

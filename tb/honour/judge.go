@@ -43,10 +43,14 @@ func (r *Rules) Judge(v value.Value, c Count) Judgement {
 // value v and its DTB value dtb (same rules): the side that reaches its
 // goal — mate, or a capture that bares the opponent into a win inside the
 // fresh pieces' count — before the count passes its limit wins; a DTM
-// result beyond that is cursed (or blessed).
+// result beyond that is cursed (or blessed). A win the count does not bind
+// (its side runs the count, or none runs: Count.Binds) needs only to reach
+// the goal at all. Where no count runs but a capture could start one that
+// the DTB table does not model (NoCounterUntilCapture) the judgement is
+// not exact.
 func (r *Rules) JudgeBoard(v, dtb value.Value, c Count) Judgement {
-	j := Judgement{Value: v, Count: c, Category: plainCategory(v), DTB: dtb, Exact: true}
-	if !v.IsMate() || (dtb.IsMate() && dtb.Plies() <= r.MatingPlies(c)) {
+	j := Judgement{Value: v, Count: c, Category: plainCategory(v), DTB: dtb, Exact: c.Counter != NoCounterUntilCapture}
+	if !v.IsMate() || (dtb.IsMate() && (!c.Binds(v.IsWin()) || dtb.Plies() <= r.MatingPlies(c))) {
 		return j
 	}
 	if v.IsWin() {

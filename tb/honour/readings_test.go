@@ -207,6 +207,7 @@ func TestReadingsValidation(t *testing.T) {
 		{`{"name":"x","start":"strong-men","pieces":[{"plies":10}]}`, "all, strong, strong-pieces or none"},
 		{`{"name":"thai-strong","board_plies":128}`, "the name of the built-in profile thai-strong"},
 		{`{"name":"THAI-HALFMOVE","board_plies":128}`, "the name of the built-in profile thai-halfmove"},
+		{`{"name":"x","board_plies":128,"board_count_by":"weaker"}`, `board_count_by "weaker": must be either or fewer`},
 	} {
 		t.Run(c.json, func(t *testing.T) {
 			_, err := honour.ParseRules([]byte(c.json))
@@ -230,4 +231,93 @@ func TestCalledInHalfMoves(t *testing.T) {
 	require.Equal(t, "5 of 64", c.Called(honour.AnnounceUp, honour.UnitHalfMoves))
 	require.Equal(t, "59 left", c.Called(honour.AnnounceDown, honour.UnitHalfMoves))
 	require.Equal(t, "3 of 32", c.Called(honour.AnnounceUp, honour.UnitMoves))
+}
+
+// Who counts board's honour: under board_count_by "fewer" only the side
+// with fewer pieces runs the count, so only the other side's win must fit
+// it; with as many pieces each no count runs.
+func TestReadingsCountByFewer(t *testing.T) {
+	fewer := honour.ThaiRules
+	fewer.Name, fewer.BoardCountBy = "fewer", honour.CountByFewer
+	require.NoError(t, fewer.Validate())
+
+	// KRRvKN: Black, behind, counts. Black to move counts from now;
+	// White to move, Black starts it on its move.
+	krrkn := tb.MustParseMaterial("KRRvKN")
+	black := fewer.FreshCountFor(krrkn, tb.Black)
+	white := fewer.FreshCountFor(krrkn, tb.White)
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 128, Ply: 0, Counter: honour.MoverCounts}, black)
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 128, Ply: -1, Counter: honour.OtherCounts}, white)
+	require.True(t, white.Binds(true), "White's win must fit Black's count")
+	require.False(t, black.Binds(true), "Black's own win is not limited")
+	require.True(t, black.Binds(false))
+
+	// A White win whose goal lies beyond the count: cursed under both
+	// readings. A Black win as far away: cursed under thai, a win under
+	// fewer, Black may stop its own count.
+	far := value.Mate(151)
+	require.Equal(t, honour.CursedWin, fewer.JudgeBoard(value.Mate(171), far, white).Category)
+	require.Equal(t, honour.CursedWin, honour.ThaiRules.JudgeBoard(value.Mate(171), far, honour.ThaiRules.FreshCountFor(krrkn, tb.White)).Category)
+	require.Equal(t, honour.Win, fewer.JudgeBoard(value.Mate(171), far, black).Category)
+	require.Equal(t, honour.CursedWin, honour.ThaiRules.JudgeBoard(value.Mate(171), far, honour.ThaiRules.FreshCountFor(krrkn, tb.Black)).Category)
+	// A goal that cannot be reached is no win for anyone.
+	require.Equal(t, honour.CursedWin, fewer.JudgeBoard(value.Mate(171), value.Draw, black).Category)
+	// Inside the count both readings agree.
+	require.Equal(t, honour.Win, fewer.JudgeBoard(value.Mate(41), value.Mate(41), white).Category)
+
+	// KRvKN, one piece each: no count, the verdict is DTB's sign.
+	krkn := tb.MustParseMaterial("KRvKN")
+	even := fewer.FreshCountFor(krkn, tb.White)
+	require.Equal(t, honour.NoCounter, even.Counter)
+	require.False(t, even.Binds(true))
+	require.False(t, even.Binds(false))
+	j := fewer.JudgeBoard(value.Mate(201), value.Mate(199), even)
+	require.Equal(t, honour.Win, j.Category)
+	require.True(t, j.Exact)
+	require.Equal(t, honour.CursedWin, fewer.JudgeBoard(value.Mate(201), value.Draw, even).Category)
+
+	// Two pieces each: a capture need not bare a side, and the count it
+	// would start is not in any table: not exact.
+	krnkmm := tb.MustParseMaterial("KRNvKMM")
+	j = fewer.JudgeBoard(value.Mate(31), value.Mate(31), fewer.FreshCountFor(krnkmm, tb.White))
+	require.Equal(t, honour.NoCounterUntilCapture, j.Count.Counter)
+	require.False(t, j.Exact)
+
+	// cambodian's limit on counters still holds: a side behind with more
+	// than three pieces may not count.
+	camb := honour.CambodianRules
+	camb.Name, camb.BoardCountBy = "camb-fewer", honour.CountByFewer
+	require.Equal(t, honour.NoCountKind, camb.FreshCountFor(tb.MustParseMaterial("KRRSSvKNNN"), tb.White).Kind)
+	require.Equal(t, honour.OtherCounts, camb.FreshCountFor(tb.MustParseMaterial("KRRRvKN"), tb.White).Counter)
+
+	// The count is Black's through the moves: after a White move Black is
+	// to move and counts; after Black's move White is to move, Black
+	// counts.
+	p := mustFEN(t, "4k3/8/8/3n4/8/8/R7/1R2K3 w - - 0 1")
+	c := fewer.CountOf(&p)
+	require.Equal(t, white, c)
+	m, ok := p.ParseMove("a2a7")
+	require.True(t, ok)
+	c = fewer.Next(&p, m, c)
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 128, Ply: 0, Counter: honour.MoverCounts}, c)
+	q := p.Play(m)
+	m, ok = q.ParseMove("e8f8")
+	require.True(t, ok)
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 128, Ply: 1, Counter: honour.OtherCounts}, fewer.Next(&q, m, c))
+
+	// From as many pieces each, the capture that puts a side behind
+	// starts its count (five pieces and fewer: it bares the side).
+	even4 := mustFEN(t, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1")
+	ec := fewer.CountOf(&even4)
+	calm, ok := even4.ParseMove("d1d2")
+	require.True(t, ok)
+	require.Equal(t, ec, fewer.Next(&even4, calm, ec), "no count runs: nothing to count on")
+	take, ok := even4.ParseMove("d1d5")
+	require.True(t, ok)
+	require.Equal(t, honour.PiecesCount, fewer.Next(&even4, take, ec).Kind)
+
+	// A FEN's count does not say who counts; with as many pieces each it
+	// is taken as neutral.
+	counted := mustFEN(t, "4k3/8/8/3n4/8/8/8/3RK3 w - 128 40 1")
+	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 128, Ply: 40}, fewer.CountOf(&counted))
 }

@@ -54,7 +54,22 @@ type Rules struct {
 	// cambodian count_limit: a side with more than three pieces does not
 	// count). 0 means any side counts.
 	BoardCounters int `json:"board_counters,omitempty"`
+	// BoardCountBy says whose win a board's count limits: any side's (""
+	// or "either", every built-in profile), or, with "fewer", only the
+	// win of the side with more pieces, the side with fewer running the
+	// count (as the texts say); with as many pieces on each side no count
+	// runs. See Counter.
+	BoardCountBy BoardCountBy `json:"board_count_by,omitempty"`
 }
+
+// BoardCountBy is who runs a board's count: "either" (also "") or
+// "fewer".
+type BoardCountBy string
+
+const (
+	CountByEither BoardCountBy = "either" // neutral: every win must fit the count
+	CountByFewer  BoardCountBy = "fewer"  // the side with fewer pieces counts
+)
 
 // Start is where a fresh pieces'-honour count starts, in the profile's
 // unit.
@@ -298,6 +313,11 @@ func (r *Rules) Validate() error {
 	case "", CaptureContinues, CaptureRestarts:
 	default:
 		return fmt.Errorf("rules %s: bare_king_capture %q: must be continue or restart", r.Name, r.BareKingCapture)
+	}
+	switch r.BoardCountBy {
+	case "", CountByEither, CountByFewer:
+	default:
+		return fmt.Errorf("rules %s: board_count_by %q: must be either or fewer", r.Name, r.BoardCountBy)
 	}
 	for i, l := range r.Pieces {
 		if l.Plies <= 0 || l.Plies > tb.MaxCountPlies {
