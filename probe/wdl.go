@@ -64,6 +64,17 @@ func WriteWDL(path string, dtm, dtb *File, r *honour.Rules) error {
 	return namedWriteError(path, err)
 }
 
+// wdlExact reports an error when the categories of m under r cannot be
+// exact: with as many pieces on each side, two or more, a board's count
+// that one side runs (board_count_by "fewer") starts at a capture that
+// leaves both sides pieces, and no table models that count.
+func wdlExact(m tb.Material, r *honour.Rules) error {
+	if r.FreshCountFor(m, tb.White).Counter == honour.NoCounterUntilCapture {
+		return fmt.Errorf("the WDL table of %s under %s rules: with as many pieces on each side no count runs until a capture starts one, which no table models; its categories would not be exact", m, r.Name)
+	}
+	return nil
+}
+
 // writeWDL encodes the WDL file of dtm (and dtb) under r into w and
 // returns its length.
 func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules) (int64, error) {
@@ -75,6 +86,9 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules) (int64, error) {
 		return 0, fmt.Errorf("the WDL table of %s under %s rules needs %s: %w", m, r.Name, BoardFileName(m, r.Name), ErrNeedsBoardTable)
 	case dtb != nil && (dtb.Header.Metric != DTB || dtb.Header.Material != m || dtb.Header.Rules != r.Name):
 		return 0, fmt.Errorf("%s: the %s table of %s (rules %q), not %s's DTB table under %s", dtb.name, dtb.Header.Metric, dtb.Header.Material, dtb.Header.Rules, m, r.Name)
+	}
+	if err := wdlExact(m, r); err != nil {
+		return 0, err
 	}
 	h := newHeader(dtm.Space, WDL, 1)
 	h.Version = Version2
