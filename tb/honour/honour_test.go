@@ -283,6 +283,7 @@ func FuzzParseRules(f *testing.F) {
 	}
 	f.Add([]byte(`{"name":"x","pieces":[{"piece":"R","at_least":1,"plies":32}],"start":"strong","board_plies":128}`))
 	f.Add([]byte(`{"name":`))
+	f.Add([]byte(`{"name":"behind","board_plies":128,"board_count_by":"fewer","board_counters":3}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := honour.ParseRules(data)
 		if err != nil {
