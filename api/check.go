@@ -118,6 +118,8 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 		b.WriteString(": no count runs while both sides have as many pieces")
 	case !c.Binds(winner == pos.Side):
 		fmt.Fprintf(&b, " run by %s, the side with fewer pieces, which may stop it: it does not limit %s's win", counter.Name(), winner.Name())
+	case c.Started() && c.Counter != honour.EitherSide:
+		fmt.Fprintf(&b, ", limit %s, run by %s, the side with fewer pieces, count at ply %d → %s left", limitText(c.Limit, r), counter.Name(), c.Ply, countPlies(max(left, 0)))
 	case c.Started():
 		fmt.Fprintf(&b, ", limit %s, count at ply %d → %s left", limitText(c.Limit, r), c.Ply, countPlies(max(left, 0)))
 	case c.Counter == honour.OtherCounts:

@@ -38,6 +38,12 @@ func TestVerdictCountByFewer(t *testing.T) {
 	require.Contains(t, c.Verdict, "run by Black, the side with fewer pieces, which may stop it: it does not limit Black's win; mate or a winning capture of the last piece in 151 plies (fewer rules) → Black WINS")
 	require.Equal(t, "black", c.Position.Count.Counter)
 
+	// White to move winning with Black's count running: it binds White.
+	p, j = judge("4k3/8/8/3n4/8/8/R7/1R2K3 w - 128 20 1", value.Mate(21), value.Mate(21))
+	c = NewCheck(p, j, &fewer)
+	require.Equal(t, "white-wins", c.Result)
+	require.Contains(t, c.Verdict, "limit 64 moves, run by Black, the side with fewer pieces, count at ply 20 → 108 plies left")
+
 	// A rook against a knight: no count runs.
 	p, j = judge("4k3/8/8/3n4/8/8/8/1R2K3 w - - 0 1", value.Mate(171), value.Mate(151))
 	c = NewCheck(p, j, &fewer)

@@ -108,8 +108,8 @@ func (l level) tightEnough(j honour.Judgement, r *honour.Rules) bool {
 	if l.spare == 0 {
 		return true
 	}
-	if j.Count.Kind == honour.NoCountKind {
-		return false
+	if j.Count.Kind == honour.NoCountKind || !j.Count.Binds(j.Value.IsWin()) {
+		return false // no count, or one the winner runs: nothing to spare
 	}
 	goal := j.Value.Plies()
 	if j.DTB.IsMate() {
