@@ -3,6 +3,8 @@ package retro
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -36,6 +38,14 @@ import (
 type boardCaptures struct {
 	subs  *subTables
 	rules *honour.Rules
+	// the file generated (honour.Variant) of material m: whose mates are
+	// draws
+	material tb.Material
+	variant  honour.Variant
+}
+
+func (b *boardCaptures) mated(side tb.Color) value.Value {
+	return b.rules.MateValue(b.material, b.variant, side)
 }
 
 func (b *boardCaptures) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) captureSite {
@@ -61,6 +71,9 @@ func (b *boardCaptures) valueAt(c tb.Color, t tb.PieceType, s captureSite) value
 // draw: GenerateDTB under narrow may take those draws from the wide table
 // (Options.Draws). Thai includes cambodian: its limits are a move longer.
 func GoalsIncluded(narrow, wide *honour.Rules, m tb.Material) bool {
+	if wide.MatesDraw() {
+		return false // its files leave out the counting side's mates, and depend on who counts
+	}
 	for _, x := range Dependencies(m) {
 		for c := tb.White; c <= tb.Black; c++ {
 			for t := tb.Rook; t <= tb.Met; t++ {
@@ -83,30 +96,63 @@ func GoalsIncluded(narrow, wide *honour.Rules, m tb.Material) bool {
 	return true
 }
 
-// boardSource returns the tables a DTB generation of a material reads: the
-// DTM table of a sub-material where one side is bare, the DTB table
-// (rules r) of any other.
-func boardSource(dtm, dtb Source) Source {
-	return func(m tb.Material) (*Table, error) {
-		if honour.HasBoardHonour(m) {
-			return dtb(m)
+// BoardSource gives the DTB tables of one profile by canonical material
+// and file (honour.Variant).
+type BoardSource func(m tb.Material, v honour.Variant) (*Table, error)
+
+// OwnFiles is the BoardSource of a profile whose materials have one DTB
+// file each (every profile but one whose counting side's mates are draws).
+func OwnFiles(dtb Source) BoardSource {
+	return func(m tb.Material, v honour.Variant) (*Table, error) {
+		if v != honour.OwnFile {
+			return nil, fmt.Errorf("the DTB file of %s for a count %s runs: not in this source", m, strings.TrimPrefix(v.Suffix(), "@"))
 		}
-		return dtm(m)
+		return dtb(m)
 	}
 }
 
-func loadBoardCaptures(m tb.Material, r *honour.Rules, dtm, dtb Source) (*boardCaptures, error) {
+// boardSource returns the sub-tables the DTB generation of file v of m
+// reads: the DTM table of a sub-material where one side is bare; the DTB
+// table of any other, in the file of the count that goes on there — run
+// by the same side as in m, whose colour the sub-table may swap; or, where
+// no count ran in m (as many pieces each), the count the material left
+// starts.
+func boardSource(m tb.Material, v honour.Variant, r *honour.Rules, dtm Source, dtb BoardSource) func(canon tb.Material, flip bool) (*Table, error) {
+	counter, counted := r.Counter(m, v)
+	return func(canon tb.Material, flip bool) (*Table, error) {
+		if !honour.HasBoardHonour(canon) {
+			return dtm(canon)
+		}
+		if !counted {
+			return dtb(canon, honour.OwnFile)
+		}
+		side := counter
+		if flip {
+			side = side.Other()
+		}
+		sub, ok := r.VariantFor(canon, side, true)
+		if !ok {
+			return nil, fmt.Errorf("a count %s runs goes on into %s, which has no DTB file for it", counter, canon)
+		}
+		return dtb(canon, sub)
+	}
+}
+
+func loadBoardCaptures(m tb.Material, v honour.Variant, r *honour.Rules, dtm Source, dtb BoardSource) (*boardCaptures, error) {
 	if !honour.HasBoardHonour(m) {
 		return nil, fmt.Errorf("%s: one side is bare, so no board's honour and no DTB", m)
 	}
 	if r.BoardPlies <= 0 {
 		return nil, fmt.Errorf("rules %s have no board's honour, so no DTB", r.Name)
 	}
-	subs, err := loadSubTables(tb.Makruk, m, boardSource(dtm, dtb))
+	if !slices.Contains(r.Variants(m), v) {
+		return nil, fmt.Errorf("rules %s: %s has no DTB file for a count %s runs", r.Name, m, strings.TrimPrefix(v.Suffix(), "@"))
+	}
+	subs, err := loadSubTablesFlipped(tb.Makruk, m, boardSource(m, v, r, dtm, dtb))
 	if err != nil {
 		return nil, err
 	}
-	return &boardCaptures{subs: subs, rules: r}, nil
+	return &boardCaptures{subs: subs, rules: r, material: m, variant: v}, nil
 }
 
 // GenerateDTB solves material m (canonical, both sides with pieces) for
@@ -119,7 +165,14 @@ func loadBoardCaptures(m tb.Material, r *honour.Rules, dtm, dtb Source) (*boardC
 // under a profile whose goals include those of r (GoalsIncluded), which
 // has more of them.
 func GenerateDTB(ctx context.Context, m tb.Material, r *honour.Rules, dtm, dtb Source, opts Options) (t *Table, err error) {
-	defer wrapError(&err, "generate %s.%s", m, r.Name)
+	return GenerateDTBFile(ctx, m, honour.OwnFile, r, dtm, OwnFiles(dtb), opts)
+}
+
+// GenerateDTBFile is GenerateDTB for any DTB file v of m (honour.Variant):
+// under a profile whose counting side's mates are draws those depend on
+// who counts, and dtb gives the sub-tables by file.
+func GenerateDTBFile(ctx context.Context, m tb.Material, v honour.Variant, r *honour.Rules, dtm Source, dtb BoardSource, opts Options) (t *Table, err error) {
+	defer wrapError(&err, "generate %s.%s%s", m, r.Name, v.Suffix())
 	if !opts.Game.HasCount() {
 		return nil, fmt.Errorf("%s has no counting rule: its tables are DTM only", opts.Game)
 	}
@@ -127,7 +180,7 @@ func GenerateDTB(ctx context.Context, m tb.Material, r *honour.Rules, dtm, dtb S
 	if err != nil {
 		return nil, err
 	}
-	subs, err := loadBoardCaptures(m, r, dtm, dtb)
+	subs, err := loadBoardCaptures(m, v, r, dtm, dtb)
 	if err != nil {
 		return nil, err
 	}

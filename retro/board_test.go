@@ -328,3 +328,104 @@ func TestDTBWhoCounts(t *testing.T) {
 	}
 	require.Positive(t, cursed)
 }
+
+// matesDraw is thai with the texts' counting side whose mates are draws.
+func matesDraw() *honour.Rules {
+	r := honour.ThaiRules
+	r.Name, r.BoardCountBy, r.CounterMate = "mates-draw", honour.CountByFewer, honour.CounterMateDraws
+	return &r
+}
+
+// A mate by the counting side is a draw (counter_mate "draw"): KRvKN has
+// three DTB files, no count (every mate a goal: thai's values), a count
+// White runs (the rook's mates are draws: it wins only by taking the
+// knight into a KRvK it mates inside the fresh count) and one Black runs
+// (the knight's mates are draws: it never wins). Each is checked by the
+// verifier, and against thai's table position by position.
+func TestDTBCounterMates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece DTB")
+	}
+	r := matesDraw()
+	require.NoError(t, r.Validate())
+	m := tb.MustParseMaterial("KRvKN")
+	require.Equal(t, []honour.Variant{honour.OwnFile, honour.WhiteCounting, honour.BlackCounting}, r.Variants(m))
+	thai := solveDTB(t, "KRvKN", &honour.ThaiRules)
+	files := map[honour.Variant]*Table{}
+	boards := func(x tb.Material, v honour.Variant) (*Table, error) { return files[v], nil }
+	for _, v := range r.Variants(m) {
+		table, err := GenerateDTBFile(context.Background(), m, v, r, shared.get, boards, Options{})
+		require.NoError(t, err)
+		require.NoError(t, verifyOne(context.Background(), Check{Table: table, Rules: r, DTM: shared.get, Variant: v, Boards: boards}, Options{}), v.Suffix())
+		files[v] = table
+	}
+	for side := tb.White; side <= tb.Black; side++ {
+		require.Equal(t, thai.Values[side].All(), files[honour.OwnFile].Values[side].All(), "no count runs: every mate is a goal")
+	}
+	// wins[v][c] counts the positions side c wins in file v, by the
+	// side to move's value.
+	wins := map[honour.Variant][2]int{}
+	for v, table := range map[honour.Variant]*Table{honour.OwnFile: thai, honour.WhiteCounting: files[honour.WhiteCounting], honour.BlackCounting: files[honour.BlackCounting]} {
+		var n [2]int
+		for side := tb.White; side <= tb.Black; side++ {
+			for k := range table.Space.KingPairs() {
+				table.Space.Walk(k, side, func(i uint64, p *tb.Position) {
+					own, base := table.Values[side].At(i), thai.Values[side].At(i)
+					switch {
+					case own.IsWin():
+						n[side]++
+						require.True(t, base.IsWin(), "%s%s: %v, thai %v", p.FEN(), v.Suffix(), own, base)
+					case own.IsLoss():
+						n[side.Other()]++
+						require.True(t, base.IsLoss(), "%s%s: %v, thai %v", p.FEN(), v.Suffix(), own, base)
+					}
+				})
+			}
+		}
+		wins[v] = n
+	}
+	t.Logf("wins (white, black): thai %v, white counts %v, black counts %v", wins[honour.OwnFile], wins[honour.WhiteCounting], wins[honour.BlackCounting])
+	require.Positive(t, wins[honour.OwnFile][tb.Black], "the knight mates in some positions")
+	require.Zero(t, wins[honour.BlackCounting][tb.Black], "counting, the knight cannot win")
+	require.Less(t, wins[honour.WhiteCounting][tb.White], wins[honour.OwnFile][tb.White], "counting, the rook loses its mates")
+	require.Positive(t, wins[honour.WhiteCounting][tb.White], "it still wins by taking the knight")
+	require.Equal(t, wins[honour.OwnFile][tb.Black], wins[honour.WhiteCounting][tb.Black])
+
+	// A mated position: the rook's mate scores a draw where White counts.
+	p, err := tb.ParseFEN("k6R/8/1K6/8/8/8/8/4n3 b - - 0 1")
+	require.NoError(t, err)
+	require.True(t, p.InCheck(tb.Black))
+	i, _ := thai.Space.Index(&p)
+	require.Equal(t, value.MatedIn(0), thai.Values[tb.Black].At(i))
+	require.Equal(t, value.Draw, files[honour.WhiteCounting].Values[tb.Black].At(i))
+	require.Equal(t, value.MatedIn(0), files[honour.BlackCounting].Values[tb.Black].At(i))
+}
+
+// After a capture the count goes on, run by the same side, in the colours
+// of the sub-table: the file a sub-material is read from.
+func TestDTBCounterMatesSubFiles(t *testing.T) {
+	r := matesDraw()
+	var asked []string
+	dtb := func(m tb.Material, v honour.Variant) (*Table, error) {
+		asked = append(asked, m.String()+v.Suffix())
+		return nil, nil
+	}
+	dtm := func(m tb.Material) (*Table, error) { asked = append(asked, m.String()+" dtm"); return nil, nil }
+	krkn := tb.MustParseMaterial("KRvKN")
+	// KRRvKN, Black (fewer) counts: Black takes a rook into KRvKN.
+	src := boardSource(tb.MustParseMaterial("KRRvKN"), honour.OwnFile, r, dtm, dtb)
+	_, _ = src(krkn, false)
+	_, _ = src(krkn, true) // the same, had the sub-table swapped colours
+	_, _ = src(tb.MustParseMaterial("KRRvK"), false)
+	// KRvKN with no count: a capture bares (DTM); KRvKN when White
+	// counts stays with White.
+	_, _ = boardSource(krkn, honour.OwnFile, r, dtm, dtb)(tb.MustParseMaterial("KRvK"), false)
+	require.Equal(t, []string{"KRvKN@black", "KRvKN@white", "KRRvK dtm", "KRvK dtm"}, asked)
+	// A profile whose mates score alike reads the own files only.
+	asked = nil
+	_, _ = boardSource(tb.MustParseMaterial("KRRvKN"), honour.OwnFile, &honour.ThaiRules, dtm, dtb)(krkn, true)
+	require.Equal(t, []string{"KRvKN"}, asked)
+	// A file the material does not have is refused.
+	_, err := GenerateDTBFile(context.Background(), tb.MustParseMaterial("KRRvKN"), honour.WhiteCounting, r, dtm, dtb, Options{})
+	require.ErrorContains(t, err, "KRRvKN has no DTB file for a count white runs")
+}

@@ -315,7 +315,7 @@ func newCountJudge(table *Table, resolver captureValues, src Source, so StudyOpt
 	if so.DTB.Material() != m {
 		return nil, fmt.Errorf("DTB table of %s given for %s", so.DTB.Material(), m)
 	}
-	board, err := loadBoardCaptures(m, r, src, so.DTBSource)
+	board, err := loadBoardCaptures(m, honour.OwnFile, r, src, OwnFiles(so.DTBSource))
 	if err != nil {
 		return nil, err
 	}

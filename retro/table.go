@@ -77,6 +77,9 @@ type Source func(m tb.Material) (*Table, error)
 type captureValues interface {
 	site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) captureSite
 	valueAt(c tb.Color, t tb.PieceType, s captureSite) value.Value
+	// mated is the value of a position without moves whose side to move
+	// is in check (or, where stalemate loses, stalemated).
+	mated(side tb.Color) value.Value
 }
 
 // captureSite is where a capture leads: the sub-table entry (side to move,
@@ -143,6 +146,12 @@ type subTables struct {
 }
 
 func loadSubTables(g tb.Game, m tb.Material, src Source) (*subTables, error) {
+	return loadSubTablesFlipped(g, m, func(canon tb.Material, _ bool) (*Table, error) { return src(canon) })
+}
+
+// loadSubTablesFlipped is loadSubTables with a source that is told whether
+// the sub-table's colours are m's swapped.
+func loadSubTablesFlipped(g tb.Game, m tb.Material, src func(canon tb.Material, flip bool) (*Table, error)) (*subTables, error) {
 	st := &subTables{}
 	for c := tb.White; c <= tb.Black; c++ {
 		for t := tb.Rook; t <= tb.Met; t++ {
@@ -161,7 +170,7 @@ func loadSubTables(g tb.Game, m tb.Material, src Source) (*subTables, error) {
 			if canon.Pieces() == 2 {
 				continue
 			}
-			table, err := src(canon)
+			table, err := src(canon, flip)
 			if err != nil {
 				return nil, fmt.Errorf("sub-table %s of %s: %w", g.MaterialName(canon), g.MaterialName(m), err)
 			}
@@ -179,6 +188,8 @@ func loadSubTables(g tb.Game, m tb.Material, src Source) (*subTables, error) {
 	}
 	return st, nil
 }
+
+func (st *subTables) mated(tb.Color) value.Value { return value.MatedIn(0) }
 
 func (st *subTables) site(p *tb.Position, m tb.Move, c tb.Color, t tb.PieceType) captureSite {
 	if st.bare[c][t] {

@@ -47,6 +47,11 @@ type Check struct {
 	Table    *Table
 	Rules    *honour.Rules
 	DTM, DTB Source
+	// Variant is the DTB file checked (honour.Variant; the material's own
+	// by default), and Boards, if not nil, gives DTB sub-tables by file
+	// in place of DTB (a profile whose DTB files depend on who counts).
+	Variant honour.Variant
+	Boards  BoardSource
 }
 
 // VerifyTogether checks tables of one material, as Verify and VerifyDTB
@@ -79,7 +84,11 @@ func resolversOf(checks []Check) ([]*Table, []captureValues, error) {
 		if c.Rules == nil {
 			resolvers[x], err = loadSubTables(c.Table.Space.Game(), m, c.DTM)
 		} else {
-			resolvers[x], err = loadBoardCaptures(m, c.Rules, c.DTM, c.DTB)
+			boards := c.Boards
+			if boards == nil {
+				boards = OwnFiles(c.DTB)
+			}
+			resolvers[x], err = loadBoardCaptures(m, c.Variant, c.Rules, c.DTM, boards)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -171,12 +180,12 @@ func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues
 // resolvers[x]. Successor indices are computed once for all tables.
 func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []value.Value) {
 	if len(moves) == 0 {
-		v := value.Draw
-		if p.InCheck(p.Side) || p.Game().StalemateLoses() {
-			v = value.MatedIn(0)
-		}
+		mated := p.InCheck(p.Side) || p.Game().StalemateLoses()
 		for x := range best {
-			best[x] = v
+			best[x] = value.Draw
+			if mated {
+				best[x] = resolvers[x].mated(p.Side)
+			}
 		}
 		return
 	}

@@ -60,7 +60,22 @@ type Rules struct {
 	// count (as the texts say); with as many pieces on each side no count
 	// runs. See Counter.
 	BoardCountBy BoardCountBy `json:"board_count_by,omitempty"`
+	// CounterMate says what a checkmate given by the side that runs a
+	// board's count scores while the count runs: a win ("" or "win"), or
+	// a draw ("draw", texts 001 and 002), which needs BoardCountBy
+	// "fewer" (a neutral count has no counting side). Under "draw" the
+	// DTB tables depend on who counts (Counting).
+	CounterMate CounterMate `json:"counter_mate,omitempty"`
 }
+
+// CounterMate is what a mate by the counting side scores: "win" (also "")
+// or "draw".
+type CounterMate string
+
+const (
+	CounterMateWins  CounterMate = "win"
+	CounterMateDraws CounterMate = "draw"
+)
 
 // BoardCountBy is who runs a board's count: "either" (also "") or
 // "fewer".
@@ -318,6 +333,15 @@ func (r *Rules) Validate() error {
 	case "", CountByEither, CountByFewer:
 	default:
 		return fmt.Errorf("rules %s: board_count_by %q: must be either or fewer", r.Name, r.BoardCountBy)
+	}
+	switch r.CounterMate {
+	case "", CounterMateWins:
+	case CounterMateDraws:
+		if r.BoardCountBy != CountByFewer {
+			return fmt.Errorf("rules %s: counter_mate draw needs board_count_by fewer: under a count either side may run, no side is the counting side", r.Name)
+		}
+	default:
+		return fmt.Errorf("rules %s: counter_mate %q: must be win or draw", r.Name, r.CounterMate)
 	}
 	for i, l := range r.Pieces {
 		if l.Plies <= 0 || l.Plies > tb.MaxCountPlies {
