@@ -63,21 +63,6 @@ func NewCheck(pos *tb.Position, j honour.Judgement, r *honour.Rules) Check {
 	return Check{Position: NewPosition(pos, j, r), Result: v.result, Verdict: v.text}
 }
 
-// countingSide returns the side that runs a board's count under rules
-// where one side does (board_count_by "fewer"), with mover to move; runs
-// is false where no count runs yet (as many pieces on each side).
-func countingSide(c honour.Count, mover tb.Color) (side tb.Color, runs bool) {
-	switch c.Counter {
-	case honour.MoverCounts:
-		return mover, true
-	case honour.OtherCounts:
-		return mover.Other(), true
-	case honour.NoCounter, honour.NoCounterUntilCapture:
-		return mover, false
-	}
-	return mover, true
-}
-
 // judgeVerdict gives the verdict on a judged position.
 func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict {
 	v := j.Value
@@ -112,9 +97,9 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 		b.WriteString("; board's honour")
 	}
 	left := r.MatingPlies(c) - 1
-	counter, runs := countingSide(c, pos.Side)
+	counter, _ := c.CountingSide(pos.Side)
 	switch {
-	case c.Kind == honour.BoardCount && !runs:
+	case c.Kind == honour.BoardCount && c.Waiting():
 		b.WriteString(": no count runs while both sides have as many pieces")
 	case !c.Binds(winner == pos.Side):
 		fmt.Fprintf(&b, " run by %s, the side with fewer pieces, which may stop it: it does not limit %s's win", counter.Name(), winner.Name())

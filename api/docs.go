@@ -155,13 +155,13 @@ func NewCount(c honour.Count, mover tb.Color, r *honour.Rules) Count {
 // counterName names who runs count c with mover to move: a side, "none"
 // where no count runs yet, "" for a neutral count.
 func counterName(c honour.Count, mover tb.Color) string {
-	if c.Counter == honour.EitherSide {
-		return ""
-	}
-	if side, runs := countingSide(c, mover); runs {
+	if side, counted := c.CountingSide(mover); counted {
 		return strings.ToLower(side.Name())
 	}
-	return "none"
+	if c.Waiting() {
+		return "none"
+	}
+	return ""
 }
 
 // FENAfter returns the FEN of the position after a judged move, with the

@@ -141,11 +141,12 @@ func deriveOthers(ctx context.Context, cache *store.Cache, tables map[probe.ID][
 		f.Close()
 		c := retro.Check{Table: &retro.Table{Space: space, Values: values}, DTM: cache.DTM}
 		if id.Rules != "" {
-			r, err := rulesNamed(id.Rules, profiles)
+			profile, variant := id.Profile()
+			r, err := rulesNamed(profile, profiles)
 			if err != nil {
 				return err
 			}
-			c.Rules, c.DTB = r, cache.Board(id.Rules)
+			c.Rules, c.Variant, c.Boards = r, variant, cache.Boards(profile)
 		}
 		checks[side] = append(checks[side], c)
 		ids[side] = append(ids[side], id)

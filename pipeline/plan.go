@@ -18,6 +18,9 @@ import (
 type Job struct {
 	ID    probe.ID
 	Rules *honour.Rules // nil: the DTM table
+	// Variant is which of the material's DTB files under Rules
+	// (honour.Variant: its own, or a count one side runs).
+	Variant honour.Variant
 	// Target says the table was asked for by name (Runner.Force
 	// regenerates it), not only needed by one that was.
 	Target bool
@@ -43,7 +46,9 @@ func Plan(targets []tb.Material, profiles []honour.Rules) []Job {
 	}
 	for _, m := range dtb {
 		for i := range profiles {
-			jobs = append(jobs, Job{ID: probe.ID{Material: m, Rules: profiles[i].Name}, Rules: &profiles[i], Target: isTarget[m]})
+			for _, v := range profiles[i].Variants(m) {
+				jobs = append(jobs, Job{ID: probe.BoardID(m, profiles[i].Name, v), Rules: &profiles[i], Variant: v, Target: isTarget[m]})
+			}
 		}
 	}
 	return jobs

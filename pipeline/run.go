@@ -393,7 +393,7 @@ func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending 
 func (r *Runner) verifyValues(ctx context.Context, j Job, table *retro.Table) error {
 	c := retro.Check{Table: table, DTM: r.cache.DTMOf(j.ID.Game)}
 	if j.Rules != nil {
-		c.Rules, c.DTB = j.Rules, r.cache.Board(j.Rules.Name)
+		c.Rules, c.Variant, c.Boards = j.Rules, j.Variant, r.cache.Boards(j.Rules.Name)
 	}
 	errs, err := retro.VerifyTogether(ctx, []retro.Check{c}, retro.Options{Threads: r.Threads, Progress: r.Report.Progress})
 	if err != nil {
@@ -415,7 +415,7 @@ func (r *Runner) generateBoard(ctx context.Context, j Job, opts retro.Options, o
 	}
 	defer closeDraws()
 	opts.Draws = draws
-	return retro.GenerateDTB(ctx, j.ID.Material, j.Rules, r.cache.DTM, r.cache.Board(j.Rules.Name), opts)
+	return retro.GenerateDTBFile(ctx, j.ID.Material, j.Variant, j.Rules, r.cache.DTM, r.cache.Boards(j.Rules.Name), opts)
 }
 
 // checkpoint returns where j's generation saves its state and resumes

@@ -76,8 +76,8 @@ func movesOf(plies int) int {
 // profile, which for thai also completes the DTM row of the material.
 func countDraws(ctx context.Context, dir string, cache *store.Cache, j Job, table *retro.Table, threads int) (string, error) {
 	opts := retro.Options{Threads: threads}
-	if !j.ID.Game.HasCount() {
-		return "", nil // no count, no count-draws
+	if !j.ID.Game.HasCount() || j.Variant != honour.OwnFile {
+		return "", nil // no count; or a file for a count a capture carries in, which no fresh count reads
 	}
 	if j.Rules == nil {
 		st, err := retro.ComputeStats(ctx, table, opts)
@@ -159,7 +159,7 @@ func (s Summary) Line() string {
 	}
 	line := fmt.Sprintf("%-15s %7.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position",
 		s.Table, s.Took.Seconds(), s.Positions, longest, movesText(s.LongestWhite), movesText(s.LongestBlack), units.Bytes(s.Bytes), s.BitsPerPosition())
-	if s.CountDraws == "" { // a game without a count (Shatranj)
+	if s.CountDraws == "" { // a game without a count (Shatranj), or a DTB file no fresh count reads
 		return line
 	}
 	return line + "  " + draws + " " + s.CountDraws

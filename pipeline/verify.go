@@ -283,11 +283,12 @@ func (v *Verifier) load(ctx context.Context, id probe.ID, outOfCore bool) (c ret
 	}
 	c = retro.Check{Table: table, DTM: cache.DTMOf(id.Game)}
 	if id.Rules != "" {
-		r, err := honour.LookupRules(id.Rules)
+		profile, variant := id.Profile()
+		r, err := honour.LookupRules(profile)
 		if err != nil {
 			return c, "", err
 		}
-		c.Rules, c.DTB = &r, cache.Board(id.Rules)
+		c.Rules, c.Variant, c.Boards = &r, variant, cache.Boards(profile)
 	}
 	return c, sum, nil
 }

@@ -19,7 +19,7 @@ func (t *Tables) Judge(p *tb.Position, r *honour.Rules) (honour.Judgement, error
 	if j.Exact {
 		return j, nil
 	}
-	dtb, ok, err := t.boardValue(p, s, r)
+	dtb, ok, err := t.boardValue(p, s, boardFileOf(r, c, p.Side))
 	if err != nil || !ok {
 		return j, err
 	}
@@ -34,7 +34,7 @@ func (t *Tables) JudgeUnder(p *tb.Position, v value.Value, c honour.Count, r *ho
 	if j.Exact {
 		return j, nil
 	}
-	dtb, ok, err := t.BoardValue(p, r)
+	dtb, ok, err := t.BoardValueUnder(p, c, r)
 	if err != nil || !ok {
 		return j, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // ID names a table: the DTM table of a canonical material (Rules "") or
@@ -18,6 +19,24 @@ type ID struct {
 	Material tb.Material
 	Rules    string
 	Game     tb.Game // the zero value: Makruk
+}
+
+// BoardID is the ID of DTB file v of m under a profile: "KRvKN.thai",
+// or, for a count one side runs where the profile scores that side's
+// mates as draws, "KRvKN.mine@white" (honour.Variant).
+func BoardID(m tb.Material, profile string, v honour.Variant) ID {
+	return ID{Material: m, Rules: profile + v.Suffix()}
+}
+
+// Profile splits a DTB table's Rules into its profile's name and its file
+// (BoardID): "mine@white" is mine's file of a count White runs.
+func (id ID) Profile() (string, honour.Variant) {
+	for _, v := range []honour.Variant{honour.WhiteCounting, honour.BlackCounting} {
+		if p, ok := strings.CutSuffix(id.Rules, v.Suffix()); ok {
+			return p, v
+		}
+	}
+	return id.Rules, honour.OwnFile
 }
 
 // ShatranjID is the ID of the Shatranj DTM table of m.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/makruktb/makruktb/index"
@@ -282,15 +283,56 @@ func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFil
 	return site{canon, q.Side, i, m}, lf, nil
 }
 
-// boardValue returns the DTB value under r of p (at site s), and false
+// boardFile says which DTB file a position's value is read from: r's file
+// of the count that runs there, which counter runs (colours of the
+// position) when counted. It matters only under a profile that scores the
+// counting side's mates as draws (honour.Variant); under any other every
+// material has one file.
+type boardFile struct {
+	r       *honour.Rules
+	counter tb.Color
+	counted bool
+}
+
+// boardFileOf returns the file of a position under count c, mover to
+// move.
+func boardFileOf(r *honour.Rules, c honour.Count, mover tb.Color) boardFile {
+	side, counted := c.CountingSide(mover)
+	return boardFile{r, side, counted}
+}
+
+// rules returns the Rules of the file's ID for a position of material m
+// (as on the board): the profile's name, with the variant's suffix in the
+// colours of m's canonical side.
+func (f boardFile) rules(m tb.Material) (string, error) {
+	canon, flip := m.Canonical()
+	counter := f.counter
+	if flip {
+		counter = counter.Other()
+	}
+	v, ok := f.r.VariantFor(canon, counter, f.counted)
+	if !ok {
+		return "", fmt.Errorf("%s under %s rules: no DTB file for a count %s runs", canon, f.r.Name, strings.ToLower(counter.Name()))
+	}
+	return f.r.Name + v.Suffix(), nil
+}
+
+// mated is the DTB value of a checkmated position in the file.
+func (f boardFile) mated(side tb.Color) value.Value { return f.r.Mated(side, f.counter, f.counted) }
+
+// boardValue returns the DTB value of p (at site s) in file f, and false
 // when the directory has no such table.
-func (t *Tables) boardValue(p *tb.Position, s site, r *honour.Rules) (value.Value, bool, error) {
-	lf, err := t.table(ID{Material: s.material, Rules: r.Name})
+func (t *Tables) boardValue(p *tb.Position, s site, f boardFile) (value.Value, bool, error) {
+	rules, err := f.rules(s.given)
+	if err != nil {
+		return 0, false, err
+	}
+	lf, err := t.table(ID{Material: s.material, Rules: rules})
 	if lf == nil || err != nil {
 		return 0, false, err
 	}
 	if !lf.file.Header.Stores(s.side) {
-		v, err := t.searchBoard(p, r)
+		v, err := t.searchBoard(p, f)
 		return v, err == nil, err
 	}
 	v, err := t.lookup(lf, s.side, s.index)
@@ -299,13 +341,25 @@ func (t *Tables) boardValue(p *tb.Position, s site, r *honour.Rules) (value.Valu
 
 // BoardValue returns the DTB value under r of a legal pawnless position
 // with pieces on both sides, from the side to move's point of view, and
-// false when the directory has no DTB table of r for it.
+// false when the directory has no DTB table of r for it. Under a profile
+// whose DTB files depend on who counts, the count is the one r reads from
+// p's FEN (BoardValueUnder takes any).
 func (t *Tables) BoardValue(p *tb.Position, r *honour.Rules) (value.Value, bool, error) {
-	s, lf, err := t.locate(p, r.Name)
+	return t.BoardValueUnder(p, r.CountOf(p), r)
+}
+
+// BoardValueUnder is BoardValue under count c.
+func (t *Tables) BoardValueUnder(p *tb.Position, c honour.Count, r *honour.Rules) (value.Value, bool, error) {
+	f := boardFileOf(r, c, p.Side)
+	rules, err := f.rules(tb.MaterialOf(p))
+	if err != nil {
+		return 0, false, err
+	}
+	s, lf, err := t.locate(p, rules)
 	if err != nil || lf == nil {
 		return 0, false, err
 	}
-	return t.boardValue(p, s, r)
+	return t.boardValue(p, s, f)
 }
 
 // dtmValue returns the DTM value of p (value.Draw for KvK) and its site.
@@ -358,45 +412,51 @@ func bareVerdict(lost bool) value.Value {
 
 // searchDTM returns the DTM value of p from its successors'.
 func (t *Tables) searchDTM(p *tb.Position) (value.Value, error) {
-	return bestMove(p, func(q *tb.Position) (value.Value, error) {
+	return bestMove(p, value.MatedIn(0), func(q *tb.Position) (value.Value, error) {
 		v, _, err := t.dtmValueOf(q, true)
 		return v, err
 	})
 }
 
-// searchBoard returns the DTB value under r of p (pieces on both sides)
+// searchBoard returns the DTB value of p (pieces on both sides) in file f
 // from its successors': a move that leaves both sides pieces keeps the
-// board's count (DTB), a capture that bares the side it leaves to move is
-// a goal or a draw by that side's DTM (honour.Rules.BaringCapture).
-func (t *Tables) searchBoard(p *tb.Position, r *honour.Rules) (value.Value, error) {
-	return bestMove(p, func(q *tb.Position) (value.Value, error) {
+// board's count (DTB, run by the same side), a capture that bares the side
+// it leaves to move is a goal or a draw by that side's DTM
+// (honour.Rules.BaringCapture).
+func (t *Tables) searchBoard(p *tb.Position, f boardFile) (value.Value, error) {
+	return bestMove(p, f.mated(p.Side), func(q *tb.Position) (value.Value, error) {
 		after := tb.MaterialOf(q)
 		if !honour.HasBoardHonour(after) {
 			v, _, err := t.dtmValueOf(q, true)
-			return r.BaringCapture(after, q.Side, v), err
+			return f.r.BaringCapture(after, q.Side, v), err
 		}
-		s, lf, err := t.locateIn(q, r.Name, t.table, true)
+		rules, err := f.rules(after)
+		if err != nil {
+			return 0, err
+		}
+		s, lf, err := t.locateIn(q, rules, t.table, true)
 		if err != nil {
 			return 0, err
 		}
 		if lf == nil {
 			canon, _ := after.Canonical()
-			return 0, &MissingError{Material: BoardFileName(canon, r.Name), Dir: t.dir}
+			return 0, &MissingError{Material: BoardFileName(canon, rules), Dir: t.dir}
 		}
-		v, _, err := t.boardValue(q, s, r)
+		v, _, err := t.boardValue(q, s, f)
 		return v, err
 	})
 }
 
 // bestMove returns the value of p for its side to move from the values
 // of the positions after its legal moves (valueOf, from the point of view
-// of the side to move there).
-func bestMove(p *tb.Position, valueOf func(*tb.Position) (value.Value, error)) (value.Value, error) {
+// of the side to move there); without a move, mated when in check (or
+// where stalemate loses).
+func bestMove(p *tb.Position, mated value.Value, valueOf func(*tb.Position) (value.Value, error)) (value.Value, error) {
 	var moves tb.MoveList
 	p.LegalMoves(&moves)
 	if moves.N == 0 {
 		if p.InCheck(p.Side) || p.Game().StalemateLoses() {
-			return value.MatedIn(0), nil
+			return mated, nil
 		}
 		return value.Draw, nil
 	}

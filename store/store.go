@@ -89,11 +89,12 @@ func (c *Cache) load(id probe.ID) (*retro.Table, error) {
 	}
 	check := retro.Check{Table: table, DTM: c.DTMOf(id.Game)}
 	if id.Rules != "" {
-		r, err := c.rules(id.Rules)
+		profile, v := id.Profile()
+		r, err := c.rules(profile)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", id.Path(c.dir), err)
 		}
-		check.Rules, check.DTB = r, c.Board(id.Rules)
+		check.Rules, check.Variant, check.Boards = r, v, c.Boards(profile)
 	}
 	if err := retro.Derive(context.Background(), []retro.Check{check}, f.Header.StoredSide().Other(), retro.Options{}); err != nil {
 		return nil, fmt.Errorf("%s: the side not stored: %w", id.Path(c.dir), err)
@@ -173,6 +174,14 @@ func (c *Cache) DTMOf(g tb.Game) retro.Source {
 // Board returns the retro.Source of the DTB tables of a rule profile.
 func (c *Cache) Board(rules string) retro.Source {
 	return func(m tb.Material) (*retro.Table, error) { return c.Load(probe.ID{Material: m, Rules: rules}) }
+}
+
+// Boards returns the retro.BoardSource of the DTB files of a rule profile
+// (probe.BoardID).
+func (c *Cache) Boards(profile string) retro.BoardSource {
+	return func(m tb.Material, v honour.Variant) (*retro.Table, error) {
+		return c.Load(probe.BoardID(m, profile, v))
+	}
 }
 
 // Load returns the table of id, from the cache or the directory. Two

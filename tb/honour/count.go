@@ -68,16 +68,31 @@ func (c Counter) turned() Counter {
 // unless that side counts or no count runs; a pieces' count binds the
 // stronger side.
 func (c Count) Binds(mover bool) bool {
+	switch {
+	case c.Counter == MoverCounts:
+		return !mover
+	case c.Counter == OtherCounts:
+		return mover
+	}
+	return !c.Waiting()
+}
+
+// CountingSide returns the side that runs a board's count c, mover to
+// move, and false where no side does (a neutral count, or none running).
+func (c Count) CountingSide(mover tb.Color) (side tb.Color, counted bool) {
 	switch c.Counter {
 	case MoverCounts:
-		return !mover
+		return mover, true
 	case OtherCounts:
-		return mover
-	case NoCounter, NoCounterUntilCapture:
-		return false
+		return mover.Other(), true
 	}
-	return true
+	return mover, false
 }
+
+// Waiting reports whether a board's count waits for a capture to start
+// (as many pieces each under BoardCountBy "fewer": NoCounter,
+// NoCounterUntilCapture).
+func (c Count) Waiting() bool { return c.Counter == NoCounter || c.Counter == NoCounterUntilCapture }
 
 // Started reports whether the count runs already (Ply ≥ 0).
 func (c Count) Started() bool { return c.Ply >= 0 }
@@ -188,7 +203,7 @@ func (r *Rules) CountOfMaterial(p *tb.Position, m tb.Material) Count {
 	c := r.FreshCountFor(m, p.Side)
 	if p.CountLimit != tb.NoCount && c.Kind != NoCountKind {
 		c.Limit, c.Ply = p.CountLimit, p.CountPly
-		if c.Counter == NoCounter || c.Counter == NoCounterUntilCapture {
+		if c.Waiting() {
 			c.Counter = EitherSide
 		}
 	}
@@ -251,11 +266,11 @@ func (r *Rules) Next(p *tb.Position, m tb.Move, c Count) Count {
 		if _, bare := Bare(after); bare {
 			return r.FreshCountFor(after, q.Side)
 		}
-		if c.Counter == NoCounter || c.Counter == NoCounterUntilCapture {
+		if c.Waiting() {
 			return r.FreshCountFor(after, q.Side)
 		}
 	}
-	if c.Kind == BoardCount && (c.Counter == NoCounter || c.Counter == NoCounterUntilCapture) {
+	if c.Kind == BoardCount && c.Waiting() {
 		return c
 	}
 	c.Counter = c.Counter.turned()

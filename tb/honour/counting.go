@@ -91,23 +91,37 @@ func (r *Rules) Variants(m tb.Material) []Variant {
 // VariantFor returns the DTB file of m under r for a count side runs
 // (counted false: no count, or a profile where mates score alike), and
 // false when m has no such file.
+//
+// Where no side counts, the material's own file holds the count it starts
+// fresh: none with as many pieces each, and after a capture from such a
+// material (two pieces or more each) the count the side behind starts.
 func (r *Rules) VariantFor(m tb.Material, side tb.Color, counted bool) (Variant, bool) {
-	own, ownCounted := r.Counter(m, OwnFile)
-	switch {
-	case !r.MatesDraw(), counted == ownCounted && (!counted || own == side):
+	if !counted || !r.MatesDraw() {
 		return OwnFile, true
-	case counted && len(r.Variants(m)) > 1:
+	}
+	if own, ok := r.Counter(m, OwnFile); ok && own == side {
+		return OwnFile, true
+	}
+	if len(r.Variants(m)) > 1 {
 		return variantOf(side), true
 	}
 	return OwnFile, false
+}
+
+// Mated returns the DTB value of a checkmated position, mated to move,
+// under a count side runs (counted false: no side): a loss, or a draw
+// when r scores a mate by the counting side as one.
+func (r *Rules) Mated(mated, side tb.Color, counted bool) value.Value {
+	if r.MatesDraw() && counted && side == mated.Other() {
+		return value.Draw
+	}
+	return value.MatedIn(0)
 }
 
 // MateValue returns the DTB value of a checkmated position of m, mated
 // to move, in DTB file v: a loss, or a draw when the mate was given by the
 // side whose mates r scores as draws.
 func (r *Rules) MateValue(m tb.Material, v Variant, mated tb.Color) value.Value {
-	if counter, ok := r.Counter(m, v); ok && counter == mated.Other() {
-		return value.Draw
-	}
-	return value.MatedIn(0)
+	counter, ok := r.Counter(m, v)
+	return r.Mated(mated, counter, ok)
 }
