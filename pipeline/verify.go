@@ -59,10 +59,27 @@ type Verifier struct {
 	// record.
 	Reference References
 	Report    Reporter
+	// Profiles are the custom rule profiles (profile files) whose DTB and
+	// WDL files may be checked; the built-in ones need not be given.
+	Profiles []honour.Rules
 
 	sums     map[string]string
 	cache    *store.Cache
 	freeDisk func(dir string) (int64, error) // retro.FreeDisk; a test fills the disk
+}
+
+// rules returns the profile of that name: a built-in one or one of
+// Profiles.
+func (v *Verifier) rules(name string) (*honour.Rules, error) {
+	for i := range v.Profiles {
+		if v.Profiles[i].Name == name {
+			return &v.Profiles[i], nil
+		}
+	}
+	if r, ok := honour.Builtin(name); ok && r.Name == name {
+		return &r, nil
+	}
+	return nil, fmt.Errorf("rules %q: not a built-in profile (%s); give its profile file (verify --rules FILE.json)", name, honour.BuiltinNames())
 }
 
 // Verify checks the tables ids, a material at a time, and returns how many
@@ -86,6 +103,9 @@ func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (failed int, err 
 		return 0, err
 	}
 	v.cache = store.NewCache(v.Dir, 5)
+	for i := range v.Profiles {
+		v.cache.AddRules(&v.Profiles[i]) // to derive the side a version-2 file does not store
+	}
 	for _, group := range byMaterial(ids) {
 		n, err := v.material(ctx, group)
 		failed += n
@@ -284,11 +304,11 @@ func (v *Verifier) load(ctx context.Context, id probe.ID, outOfCore bool) (c ret
 	c = retro.Check{Table: table, DTM: cache.DTMOf(id.Game)}
 	if id.Rules != "" {
 		profile, variant := id.Profile()
-		r, err := honour.LookupRules(profile)
+		r, err := v.rules(profile)
 		if err != nil {
-			return c, "", err
+			return c, "", fmt.Errorf("%s: %w", path, err)
 		}
-		c.Rules, c.Variant, c.Boards = &r, variant, cache.Boards(profile)
+		c.Rules, c.Variant, c.Boards = r, variant, cache.Boards(profile)
 	}
 	return c, sum, nil
 }

@@ -71,6 +71,7 @@ func (w *WDLWriter) Done() { w.others.cache.Release() }
 func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Material, r *honour.Rules, references References, others otherSides) (res WDLResult, err error) {
 	name := probe.WDLFileName(m, r.Name)
 	res.Name = name
+	others.cache.AddRules(r) // a custom profile's DTB tables may need deriving
 	path := filepath.Join(dir, name)
 	unlock, err := store.LockTable(ctx, dir, name, func(holder string) {
 		report.Log(fmt.Sprintf("%-22s another run is making it (%s): waiting for it", name, holder))
@@ -293,7 +294,7 @@ func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material) (int, error) {
 
 func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rulesName string) error {
 	name := filepath.Base(path)
-	r, err := honour.LookupRules(rulesName)
+	r, err := v.rules(rulesName)
 	if err != nil {
 		return fmt.Errorf("cannot tell its rules: %w", err)
 	}
@@ -322,7 +323,7 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 	}
 	defer dtm.Close()
 	var dtb *probe.File
-	if probe.NeedsBoardTable(m, &r) {
+	if probe.NeedsBoardTable(m, r) {
 		if dtb, err = probe.OpenFile(probe.ID{Material: m, Rules: r.Name}.Path(v.Dir)); err != nil {
 			return err
 		}
@@ -331,5 +332,5 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 	if err := (otherSides{cache: v.cache}).give(dtm, dtb); err != nil {
 		return err
 	}
-	return probe.CheckWDL(ctx, wdl, dtm, dtb, &r)
+	return probe.CheckWDL(ctx, wdl, dtm, dtb, r)
 }

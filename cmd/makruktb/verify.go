@@ -15,19 +15,21 @@ import (
 )
 
 func newVerifyCommand() *cobra.Command {
-	var dir, scratch, game string
+	var dir, scratch, game, profileFiles string
 	var threads int
 	var pending bool
 	var memory int64
 	cmd := &cobra.Command{
-		Use:   "verify [--tables DIR] [--pending] [--memory SIZE] [MATERIAL | MATERIAL.PROFILE ...]",
+		Use:   "verify [--tables DIR] [--pending] [--memory SIZE] [--rules FILES] [MATERIAL | MATERIAL.PROFILE ...]",
 		Short: "Check tables: checksums, then every value against its successors",
 		Long: `Check tables: the file's SHA-256 against the directory's SHA256SUMS and
 the reference checksums, and its internal checksums; then every stored
 value against a one-ply search over the table and its sub-tables (the
 tables of one material in one pass). A material names its DTM table and
 the board's-honour (DTB) tables of it in the directory; MATERIAL.PROFILE
-(e.g. KRvKN.thai) names one DTB table. Without arguments, every table in
+(e.g. KRvKN.thai) names one DTB table (with, under a profile whose
+counting side's mates are draws, its files for a count either side runs).
+The tables of a custom profile are checked when --rules gives its file. Without arguments, every table in
 the directory is checked. A table that passes gets the day in the
 directory's catalogue; --pending skips the tables whose mark there names
 their current checksum, so a long verification can be resumed. Tables
@@ -47,7 +49,11 @@ Exits non-zero on any mismatch, naming the position.`,
 			if err != nil {
 				return err
 			}
-			ids, err := verifyTargets(g, dir, args)
+			custom, err := customProfiles(profileFiles)
+			if err != nil {
+				return fmt.Errorf("--rules: %w", err)
+			}
+			ids, err := verifyTargets(g, dir, args, custom)
 			if err != nil {
 				return err
 			}
@@ -62,7 +68,7 @@ Exits non-zero on any mismatch, naming the position.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d tables not yet verified\n", len(ids))
 			}
 			v := &pipeline.Verifier{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Reference: referenceChecksums(),
-				Report: &printer{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}}
+				Report: &printer{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}, Profiles: custom}
 			failed, err := v.Verify(cmd.Context(), ids)
 			if err != nil {
 				return err
@@ -78,13 +84,36 @@ Exits non-zero on any mismatch, naming the position.`,
 	addMemoryFlagUsage(cmd, &memory, "read out of core the tables of a material that would take more than SIZE held whole")
 	cmd.Flags().StringVar(&scratch, "scratch", "", "directory for the values of tables read out of core (default: the table directory); its files are unlinked as soon as made")
 	cmd.Flags().BoolVar(&pending, "pending", false, "only the tables that the directory's catalogue does not list as verified with their current checksum")
+	cmd.Flags().StringVar(&profileFiles, "rules", "", "profile files (comma-separated) whose DTB and WDL files to check besides the built-in profiles'")
 	addGameFlag(cmd, &game)
 	return cmd
 }
 
+// customProfiles reads a comma-separated list of profile files ("" for
+// none); a built-in profile's name is refused: its files are checked
+// anyway.
+func customProfiles(list string) ([]honour.Rules, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var out []honour.Rules
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if _, builtin := honour.Builtin(name); builtin {
+			return nil, fmt.Errorf("%s: a built-in profile, whose files are checked without naming it", name)
+		}
+		r, err := honour.LookupRules(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
 // verifyTargets returns the tables of game g the arguments name (see
 // verify's help), or every table of g in dir when there are none.
-func verifyTargets(g tb.Game, dir string, args []string) ([]probe.ID, error) {
+func verifyTargets(g tb.Game, dir string, args []string, custom []honour.Rules) ([]probe.ID, error) {
 	if g != tb.Makruk {
 		return gameTargets(g, dir, args)
 	}
@@ -105,7 +134,7 @@ func verifyTargets(g tb.Game, dir string, args []string) ([]probe.ID, error) {
 			return nil, err
 		}
 		if one {
-			r, err := honour.LookupRules(profile)
+			r, err := lookupProfile(profile, custom)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", a, err)
 			}
@@ -115,17 +144,32 @@ func verifyTargets(g tb.Game, dir string, args []string) ([]probe.ID, error) {
 			if !honour.HasBoardHonour(m) {
 				return nil, fmt.Errorf("%s: %s has a bare king, so no DTB table", a, m)
 			}
-			ids = append(ids, probe.ID{Material: m, Rules: r.Name})
+			for _, v := range r.Variants(m) {
+				ids = append(ids, probe.BoardID(m, r.Name, v))
+			}
 			continue
 		}
 		ids = append(ids, probe.DTMID(m))
-		for _, r := range honour.BuiltinRules() {
-			if id := (probe.ID{Material: m, Rules: r.Name}); r.BoardPlies > 0 && store.Present(dir, id) {
-				ids = append(ids, id)
+		for _, r := range append(honour.BuiltinRules(), custom...) {
+			for _, v := range r.Variants(m) {
+				if id := probe.BoardID(m, r.Name, v); r.BoardPlies > 0 && store.Present(dir, id) {
+					ids = append(ids, id)
+				}
 			}
 		}
 	}
 	return ids, nil
+}
+
+// lookupProfile returns the profile of that name among custom, else a
+// built-in one or a profile file.
+func lookupProfile(name string, custom []honour.Rules) (honour.Rules, error) {
+	for _, r := range custom {
+		if r.Name == name {
+			return r, nil
+		}
+	}
+	return honour.LookupRules(name)
 }
 
 // gameTargets is verifyTargets for a game without a count (Shatranj): its
