@@ -38,7 +38,7 @@ func StudyIn(ctx context.Context, dir string, g tb.Game, m tb.Material, so retro
 		if so.DTB, err = cache.Load(probe.ID{Material: m, Rules: r.Name}); err != nil {
 			return nil, fmt.Errorf("%s under %s rules: board's honour judges by its DTB table (makruktb gen --dtb %s %s makes it): %w", m, r.Name, r.Name, m, err)
 		}
-		so.DTBSource = cache.Board(r.Name)
+		so.DTBFiles = cache.Boards(r.Name)
 	}
 	return retro.ComputeStudy(ctx, table, cache.DTMOf(g), retro.Options{}, so)
 }

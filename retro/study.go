@@ -53,10 +53,10 @@ type StudyOptions struct {
 	Close    int           // plies: a cursed win short by fewer is close
 	// Under board's honour (both sides with pieces), the count is judged
 	// by DTB: DTB is the material's table under Rules, both sides in
-	// memory, and DTBSource gives the DTB tables (same rules) of the
+	// memory, and DTBFiles gives the DTB files (same rules) of the
 	// sub-materials where both sides still have pieces.
-	DTB       *Table
-	DTBSource Source
+	DTB      *Table
+	DTBFiles BoardSource
 }
 
 // MutualZugzwangs counts the mutual zugzwangs of a material by type.
@@ -309,13 +309,13 @@ func newCountJudge(table *Table, resolver captureValues, src Source, so StudyOpt
 	if !honour.HasBoardHonour(m) || r.BoardPlies <= 0 {
 		return &countJudge{rules: r, table: table, resolver: resolver}, nil
 	}
-	if so.DTB == nil || so.DTBSource == nil {
+	if so.DTB == nil || so.DTBFiles == nil {
 		return nil, fmt.Errorf("%s under %s rules: board's honour decides it, which needs its DTB table %s.%s", m, r.Name, m, r.Name)
 	}
 	if so.DTB.Material() != m {
 		return nil, fmt.Errorf("DTB table of %s given for %s", so.DTB.Material(), m)
 	}
-	board, err := loadBoardCaptures(m, honour.OwnFile, r, src, OwnFiles(so.DTBSource))
+	board, err := loadBoardCaptures(m, honour.OwnFile, r, src, so.DTBFiles)
 	if err != nil {
 		return nil, err
 	}

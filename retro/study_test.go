@@ -313,7 +313,7 @@ func TestStudyUnderBoardCount(t *testing.T) {
 	for _, r := range []*honour.Rules{&honour.ThaiRules, &honour.CambodianRules, &honour.ThaiHalfMoveRules} {
 		t.Run(r.Name, func(t *testing.T) {
 			dtm, dtb := solve(t, "KRvKN"), solveDTB(t, "KRvKN", r)
-			st, err := ComputeStudy(context.Background(), dtm, shared.get, Options{Threads: 2}, StudyOptions{Rules: r, Examples: 25, Close: 6, DTB: dtb, DTBSource: dtbSource(t, r)})
+			st, err := ComputeStudy(context.Background(), dtm, shared.get, Options{Threads: 2}, StudyOptions{Rules: r, Examples: 25, Close: 6, DTB: dtb, DTBFiles: OwnFiles(dtbSource(t, r))})
 			require.NoError(t, err)
 			counts, err := BoardCounts(context.Background(), dtm, dtb, r, Options{})
 			require.NoError(t, err)
