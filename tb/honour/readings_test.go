@@ -208,6 +208,8 @@ func TestReadingsValidation(t *testing.T) {
 		{`{"name":"thai-strong","board_plies":128}`, "the name of the built-in profile thai-strong"},
 		{`{"name":"THAI-HALFMOVE","board_plies":128}`, "the name of the built-in profile thai-halfmove"},
 		{`{"name":"x","board_plies":128,"board_count_by":"weaker"}`, `board_count_by "weaker": must be either or fewer`},
+		{`{"name":"x","board_plies":128,"counter_mate":"loss"}`, `counter_mate "loss": must be win or draw`},
+		{`{"name":"x","board_plies":128,"counter_mate":"draw"}`, "counter_mate draw needs board_count_by fewer"},
 	} {
 		t.Run(c.json, func(t *testing.T) {
 			_, err := honour.ParseRules([]byte(c.json))
@@ -320,4 +322,50 @@ func TestReadingsCountByFewer(t *testing.T) {
 	// is taken as neutral.
 	counted := mustFEN(t, "4k3/8/8/3n4/8/8/8/3RK3 w - 128 40 1")
 	require.Equal(t, honour.Count{Kind: honour.BoardCount, Limit: 128, Ply: 40}, fewer.CountOf(&counted))
+}
+
+// A mate by the counting side is a draw (counter_mate "draw"): which DTB
+// file each count reads, and what a mate scores in it.
+func TestReadingsCounterMate(t *testing.T) {
+	r := honour.ThaiRules
+	r.Name, r.BoardCountBy, r.CounterMate = "texts", honour.CountByFewer, honour.CounterMateDraws
+	require.NoError(t, r.Validate())
+	krkn, krrkn := tb.MustParseMaterial("KRvKN"), tb.MustParseMaterial("KRRvKN")
+	require.Equal(t, []honour.Variant{honour.OwnFile}, r.Variants(krrkn))
+	require.Len(t, r.Variants(krkn), 3)
+	require.Equal(t, []honour.Variant{honour.OwnFile}, honour.ThaiRules.Variants(krkn))
+	// KRRvKN's own file is Black's count; KRvKN's own file no one's.
+	counter, ok := r.Counter(krrkn, honour.OwnFile)
+	require.True(t, ok)
+	require.Equal(t, tb.Black, counter)
+	_, ok = r.Counter(krkn, honour.OwnFile)
+	require.False(t, ok)
+	for _, c := range []struct {
+		m       tb.Material
+		side    tb.Color
+		counted bool
+		want    honour.Variant
+		ok      bool
+	}{
+		{krrkn, tb.Black, true, honour.OwnFile, true},
+		{krrkn, tb.White, true, honour.OwnFile, false}, // the side ahead never counts up to six pieces
+		{krkn, tb.White, true, honour.WhiteCounting, true},
+		{krkn, tb.Black, true, honour.BlackCounting, true},
+		{krkn, tb.White, false, honour.OwnFile, true},
+	} {
+		v, ok := r.VariantFor(c.m, c.side, c.counted)
+		require.Equal(t, c.ok, ok, "%s %v %v", c.m, c.side, c.counted)
+		if ok {
+			require.Equal(t, c.want, v, "%s %v %v", c.m, c.side, c.counted)
+		}
+	}
+	require.Equal(t, "@white", honour.WhiteCounting.Suffix())
+	// Black mated: a draw where White counts, a loss where Black does or
+	// no one, and always under thai.
+	require.Equal(t, value.Draw, r.Mated(tb.Black, tb.White, true))
+	require.Equal(t, value.MatedIn(0), r.Mated(tb.Black, tb.Black, true))
+	require.Equal(t, value.MatedIn(0), r.Mated(tb.Black, tb.White, false))
+	require.Equal(t, value.MatedIn(0), honour.ThaiRules.Mated(tb.Black, tb.White, true))
+	require.Equal(t, value.Draw, r.MateValue(krrkn, honour.OwnFile, tb.White))
+	require.Equal(t, value.MatedIn(0), r.MateValue(krkn, honour.OwnFile, tb.White))
 }
