@@ -305,6 +305,9 @@ func boardFileOf(r *honour.Rules, c honour.Count, mover tb.Color) boardFile {
 // (as on the board): the profile's name, with the variant's suffix in the
 // colours of m's canonical side.
 func (f boardFile) rules(m tb.Material) (string, error) {
+	if !f.r.MatesDraw() {
+		return f.r.Name, nil // one file per material: no work on the probe's path
+	}
 	canon, flip := m.Canonical()
 	counter := f.counter
 	if flip {
