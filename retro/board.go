@@ -132,7 +132,7 @@ func boardSource(m tb.Material, v honour.Variant, r *honour.Rules, dtm Source, d
 		}
 		sub, ok := r.VariantFor(canon, side, true)
 		if !ok {
-			return nil, fmt.Errorf("a count %s runs goes on into %s, which has no DTB file for it", counter, canon)
+			return nil, fmt.Errorf("a count %s runs goes on into %s, which has no DTB file for it", strings.ToLower(counter.Name()), canon)
 		}
 		return dtb(canon, sub)
 	}
