@@ -112,7 +112,11 @@ func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opt
 	space := tables[0].Space
 	material := space.Material()
 	counts := make([]atomic.Int64, len(tables))
+	// The first mismatch in index order (White to move first), whatever
+	// order the workers meet them in: the report does not depend on the
+	// threads.
 	firsts := make([]*MismatchError, len(tables))
+	firstAt := make([]uint64, len(tables))
 	var firstMu sync.Mutex
 	// A side Derive computed is what this pass would compute: only the
 	// sides some table stores are checked.
@@ -134,9 +138,11 @@ func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opt
 				continue
 			}
 			counts[x].Add(1)
+			at := uint64(side)*space.Size() + i
 			firstMu.Lock()
-			if firsts[x] == nil {
+			if firsts[x] == nil || at < firstAt[x] {
 				firsts[x] = &MismatchError{Game: space.Game(), Material: material, FEN: p.FEN(), Stored: got, Recomputed: want[x]}
+				firstAt[x] = at
 			}
 			firstMu.Unlock()
 		}
