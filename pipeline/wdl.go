@@ -29,6 +29,10 @@ type WDLResult struct {
 	// Kept says the file was present, made from the tables beside it,
 	// and left alone.
 	Kept bool
+	// Recoded says that the file present was written anew from its own
+	// categories (made before WDL files stored bounds where captures
+	// decide).
+	Recoded bool
 }
 
 // WriteWDL makes the WDL file of material m under rules r in dir from the
@@ -101,10 +105,18 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 		}
 		defer dtb.Close()
 	}
+	start := time.Now()
+	defer func() { res.Took = time.Since(start) }()
+	subs, err := probe.Open(dir) // the positions after a capture
+	if err != nil {
+		return res, err
+	}
+	defer subs.Close()
+	pending := path + PendingSuffix
 	if present, err := probe.OpenFile(path); err == nil {
 		fault := probe.CheckSources(present, dtm, dtb)
-		present.Close()
-		if fault == nil {
+		if fault == nil && present.Header.CapturesDecided() {
+			present.Close()
 			res.Kept = true
 			_, err := store.EnsureChecksumOf(dir, name, reference)
 			if err == nil {
@@ -112,15 +124,25 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 			}
 			return res, err
 		}
+		if fault == nil {
+			// Made before WDL files stored bounds where captures decide:
+			// its categories are those the tables give, so it is written
+			// anew from them, with no table derived.
+			res.Recoded = true
+			err = probe.RecodeWDL(pending, present, r, subs)
+		}
+		present.Close()
+		if fault == nil && err != nil {
+			return res, err
+		}
 	}
-	start := time.Now()
-	defer func() { res.Took = time.Since(start) }()
-	if err := others.give(dtm, dtb); err != nil {
-		return res, err
-	}
-	pending := path + PendingSuffix
-	if err := probe.WriteWDL(pending, dtm, dtb, r); err != nil {
-		return res, err
+	if !res.Recoded {
+		if err := others.give(dtm, dtb); err != nil {
+			return res, err
+		}
+		if err := probe.WriteWDL(pending, dtm, dtb, r, subs); err != nil {
+			return res, err
+		}
 	}
 	sum, err := store.FileSHA256(pending)
 	if err != nil {
@@ -147,6 +169,9 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 func (w WDLResult) String() string {
 	if w.Kept {
 		return fmt.Sprintf("%-22s %10s  present, made from the tables beside it: kept", w.Name, units.Bytes(w.Size))
+	}
+	if w.Recoded {
+		return fmt.Sprintf("%-22s %10s  %5.1fs  written anew from the file present (bounds where captures decide)", w.Name, units.Bytes(w.Size), w.Took.Seconds())
 	}
 	return fmt.Sprintf("%-22s %10s  %5.1fs", w.Name, units.Bytes(w.Size), w.Took.Seconds())
 }
@@ -332,5 +357,10 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 	if err := (otherSides{cache: v.cache}).give(dtm, dtb); err != nil {
 		return err
 	}
-	return probe.CheckWDL(ctx, wdl, dtm, dtb, r)
+	subs, err := probe.Open(v.Dir)
+	if err != nil {
+		return err
+	}
+	defer subs.Close()
+	return probe.CheckWDL(ctx, wdl, dtm, dtb, r, subs)
 }

@@ -85,19 +85,39 @@
 // A WDL file, MATERIAL.RULES.mtbw (e.g. KRvKN.thai.mtbw), holds each
 // position's category under one rule profile when the count starts now:
 // one byte per index (0 loss, 1 blessed-loss, 2 draw, 3 cursed-win,
-// 4 win), for both sides to move (sides 3), in zstd blocks of WDLBlockSize
+// 4 win), for both sides to move, in zstd blocks of WDLBlockSize
 // indices. Its layout is version 2's with the metric 3 (WDL), the
-// rule-profile name of the file, and, after the sides stored, the files
-// it was made from:
+// rule-profile name of the file, and, after the block count:
 //
 //	offset  size  field
+//	…       1     codec: 2 (1 in the files made before 2026-12-05, every
+//	              category stored as it is)
+//	…       1     bits 0–1: sides stored (3, both); bits 2–3: the sides
+//	              where captures decide (bit 2 White, bit 3 Black)
 //	…       4     data CRC-32C of the DTM file it was made from
 //	…       4     data CRC-32C of the DTB file it was made from (0: none)
 //
 // then the block offsets, the data checksum and the header checksum as in
 // version 1. Tables refuses a WDL file whose recorded checksums are not
 // those of the DTM and DTB files beside it (convert makes it anew after
-// converting them). Holes carry the category of the values the DTM file
-// stores there, or derives (retro.Derive repeats the previous value), so
-// the file is a function of the DTM and DTB files alone (see wdl.go).
+// converting them).
+//
+// Where captures decide (Syzygy's trick, in the count's terms): a
+// capture gives the side to move at least a bound, the opposite of the
+// category of the position after it under a fresh count, except that the
+// mover's win there counts as a cursed win (the count that runs after a
+// capture may be older than a fresh one, and an older count can only
+// turn a win into a cursed win). Where the bound of a position's best
+// capture equals its category, the file may store any category not above
+// it, and stores the one before it (runs compress); the reader takes the
+// better of the stored category and the bound, searching the captures
+// (one probe of a smaller table each) only when the stored category is
+// below a cursed win. The writer computes both forms of each side and
+// keeps this one when it takes at most three quarters of the other
+// (KRRvKN.thai.mtbw: Black to move 3.1 MB → 0.5 MB); a reader of such a
+// side needs the tables of the positions after a capture. Holes carry,
+// on such a side, the category before them; elsewhere the category of the
+// values the DTM file stores there, or derives (retro.Derive repeats the
+// previous value). The file is a function of the DTM and DTB files and
+// of the sub-tables' categories alone (see wdl.go).
 package probe

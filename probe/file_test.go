@@ -186,8 +186,42 @@ func TestCorruptVersion2Files(t *testing.T) {
 		require.ErrorAs(t, err, &ce, name)
 		require.Equal(t, "mem.mtbm", ce.File, name)
 	}
-	_, err = openBytes(lie(sidesAt-1, 2)) // a codec this reader does not know
+	_, err = openBytes(lie(sidesAt-1, 2)) // a WDL file's codec in a DTM file
 	require.ErrorIs(t, err, probe.ErrUnsupported)
+	_, err = openBytes(lie(sidesAt-1, 9)) // a codec this reader does not know
+	require.ErrorIs(t, err, probe.ErrUnsupported)
+}
+
+// A WDL file's sides byte carries the sides where captures decide (codec
+// 2); one that names sides beyond both, or says so in a file of codec 1,
+// is corrupt.
+func TestCorruptWDLCaptureSides(t *testing.T) {
+	good, err := os.ReadFile("testdata/KRvK.thai.mtbw")
+	require.NoError(t, err)
+	f, err := probe.NewFile(bytes.NewReader(good), int64(len(good)), "KRvK.thai.mtbw")
+	require.NoError(t, err)
+	require.Equal(t, 2, f.Header.Captures)
+	headerLen := len(good) - int(f.Header.Offsets[f.Header.Blocks])
+	// After the sides byte: the two checksums of the files it was made
+	// from, the offsets, the data and header checksums.
+	sidesAt := headerLen - 8 - 8*(f.Header.Blocks+1) - 8 - 1
+	require.Equal(t, byte(3|2<<2), good[sidesAt])
+	lie := func(at int, v byte) []byte {
+		b := append([]byte(nil), good...)
+		b[at] = v
+		binary.LittleEndian.PutUint32(b[headerLen-4:], crc32.Checksum(b[:headerLen-4], crc32.MakeTable(crc32.Castagnoli)))
+		return b
+	}
+	for name, data := range map[string][]byte{
+		"captures beyond both sides": lie(sidesAt, 3|4<<2),
+		"captures in codec 1":        lie(sidesAt-1, 1),
+		"one side stored":            lie(sidesAt, 1|2<<2),
+	} {
+		_, err := probe.NewFile(bytes.NewReader(data), int64(len(data)), "KRvK.thai.mtbw")
+		var ce *probe.CorruptError
+		require.ErrorAs(t, err, &ce, name)
+		require.Equal(t, "KRvK.thai.mtbw", ce.File, name)
+	}
 }
 
 // FuzzReader: arbitrary and mutated file bytes never panic; they open and
@@ -197,10 +231,12 @@ func FuzzReader(f *testing.F) {
 	require.NoError(f, err)
 	f.Add(seed)
 	f.Add(seed[:100])
-	wdl, err := os.ReadFile("testdata/KMvK.thai.mtbw")
-	require.NoError(f, err)
-	f.Add(wdl)
-	f.Add(wdl[:90])
+	for _, name := range []string{"KMvK.thai.mtbw", "KMvK.thai.codec1.mtbw", "KRvK.thai.mtbw"} {
+		wdl, err := os.ReadFile("testdata/" + name)
+		require.NoError(f, err)
+		f.Add(wdl)
+		f.Add(wdl[:90])
+	}
 	v2, err := os.ReadFile("testdata/KMvK.v2.mtbm")
 	require.NoError(f, err)
 	f.Add(v2)
@@ -228,12 +264,29 @@ func TestFuzzSeedIsCurrent(t *testing.T) {
 	require.NoError(t, err)
 	defer dtm.Close()
 	wdlPath := filepath.Join(t.TempDir(), "KMvK.thai.mtbw")
-	require.NoError(t, probe.WriteWDL(wdlPath, dtm, nil, &honour.ThaiRules))
+	require.NoError(t, probe.WriteWDL(wdlPath, dtm, nil, &honour.ThaiRules, nil))
 	got, err = os.ReadFile(wdlPath)
 	require.NoError(t, err)
 	want, err = os.ReadFile("testdata/KMvK.thai.mtbw")
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(want, got), "regenerate probe/testdata/KMvK.thai.mtbw")
+	// The layout of the WDL files made before captures decided, which
+	// RecodeWDL reads: the file the writer of that time made.
+	oldPath := filepath.Join(t.TempDir(), "KMvK.thai.mtbw")
+	require.NoError(t, probe.WriteCodec1WDL(oldPath, dtm, nil, &honour.ThaiRules))
+	got, err = os.ReadFile(oldPath)
+	require.NoError(t, err)
+	want, err = os.ReadFile("testdata/KMvK.thai.codec1.mtbw")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want, got), "probe/testdata/KMvK.thai.codec1.mtbw is the file of the first WDL writer")
+	// A WDL file where captures decide for Black: KRvK's positions after
+	// a capture are KvK, which needs no table.
+	krvk := writeKRvKWDL(t)
+	got, err = os.ReadFile(krvk)
+	require.NoError(t, err)
+	want, err = os.ReadFile("testdata/KRvK.thai.mtbw")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want, got), "regenerate probe/testdata/KRvK.thai.mtbw")
 
 	v2Path := filepath.Join(t.TempDir(), "KMvK.v2.mtbm")
 	require.NoError(t, probe.WriteFileV2(v2Path, table.Space, probe.DTM, "", table.Values))
@@ -352,4 +405,25 @@ func TestRange(t *testing.T) {
 		}
 	})
 	require.Zero(t, allocs, "allocations per pass")
+}
+
+// writeKRvKWDL writes KRvK's DTM table and its thai WDL file, whose
+// positions after a capture (KvK) need no table, into a directory, and
+// returns the WDL file's path.
+func writeKRvKWDL(t *testing.T) string {
+	t.Helper()
+	m := tb.MustParseMaterial("KRvK")
+	table, err := retro.Generate(context.Background(), m, nil, retro.Options{})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, probe.WriteFile(probe.DTMID(m).Path(dir), table.Space, probe.DTM, "", table.Values))
+	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
+	require.NoError(t, err)
+	defer dtm.Close()
+	subs, err := probe.Open(t.TempDir())
+	require.NoError(t, err)
+	defer subs.Close()
+	path := filepath.Join(dir, probe.WDLFileName(m, "thai"))
+	require.NoError(t, probe.WriteWDL(path, dtm, nil, &honour.ThaiRules, subs))
+	return path
 }

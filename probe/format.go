@@ -25,7 +25,11 @@ const Version2 = 2
 // Codec and sides-stored fields of a version-2 header.
 const (
 	codecZstd = 1 // the blocks are zstd frames of Width bytes per index
-	bothSides = 3 // the sides stored: bit 0 White, bit 1 Black
+	// codecZstdCaptures is codecZstd in a WDL file whose writer chose,
+	// side by side, whether captures decide (Header.Captures): the sides
+	// byte then also carries those sides, shifted by two bits.
+	codecZstdCaptures = 2
+	bothSides         = 3 // the sides stored: bit 0 White, bit 1 Black
 )
 
 // Metric says what a table's values measure.
@@ -99,9 +103,16 @@ type Header struct {
 	// in version 1 and in WDL files, one in a version-2 DTM or DTB file,
 	// whose other side follows from it by one ply (package retro's
 	// Derive, Tables' one-ply search).
-	Sides   int
-	Offsets []uint64
-	DataCRC uint32
+	Sides int
+	// Codec is codecZstd, or in a WDL file codecZstdCaptures (what the
+	// writer makes), with Captures the sides to move (bit 0 White, bit 1
+	// Black) whose stored categories are only lower bounds where a
+	// capture decides: the category is the better of the stored one and
+	// the captures' (see wdl.go).
+	Codec    int
+	Captures int
+	Offsets  []uint64
+	DataCRC  uint32
 	// Made from, in a WDL file: the data checksums (DataCRC) of the DTM
 	// file and of the DTB file (0 when the material has none) it was
 	// computed from.
@@ -132,6 +143,16 @@ func (h *Header) OneSided() bool { return h.Sides != bothSides }
 // sidesStored returns how many sides to move the file holds.
 func (h *Header) sidesStored() int { return h.Sides&1 + h.Sides>>1&1 }
 
+// CapturesDecide reports whether the WDL file's categories of side to
+// move are lower bounds where a capture decides (Header.Captures).
+func (h *Header) CapturesDecide(side tb.Color) bool { return h.Captures&(1<<side) != 0 }
+
+// CapturesDecided reports whether the writer of a WDL file decided, side
+// by side, whether captures decide (Codec codecZstdCaptures, as WriteWDL
+// writes it): a file made before (RecodeWDL rewrites it) stores every
+// category as it is.
+func (h *Header) CapturesDecided() bool { return h.Metric == WDL && h.Codec == codecZstdCaptures }
+
 // StoredSide returns the side to move a one-sided file holds (White for a
 // file that holds both).
 func (h *Header) StoredSide() tb.Color {
@@ -159,6 +180,7 @@ func newHeader(s *index.Space, metric Metric, width int) Header {
 		Size:        s.Size(),
 		BlockSize:   DefaultBlockSize,
 		Sides:       bothSides,
+		Codec:       codecZstd,
 	}
 }
 
@@ -185,7 +207,7 @@ func (h *Header) marshal() []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.BlockSize))
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.Blocks))
 	if h.Version == Version2 {
-		b = append(b, codecZstd, byte(h.Sides))
+		b = append(b, byte(h.Codec), byte(h.Sides|h.Captures<<2))
 	}
 	if h.Metric == WDL {
 		b = binary.LittleEndian.AppendUint32(b, h.DTMCRC)

@@ -194,15 +194,18 @@ func (t *File) readHeader(size int64) error {
 	blockOff := c.off
 	h.BlockSize = int(c.u32())
 	h.Blocks = int(c.u32())
-	h.Sides = bothSides
+	h.Sides, h.Codec = bothSides, codecZstd
 	if h.Version == Version2 {
 		codecOff := c.off
-		codec := c.u8()
+		h.Codec = c.u8()
 		h.Sides = c.u8()
-		if codec != codecZstd && !c.bad {
-			return fmt.Errorf("%s: codec %d: %w", t.name, codec, ErrUnsupported)
+		if h.Codec != codecZstd && (h.Codec != codecZstdCaptures || h.Metric != WDL) && !c.bad {
+			return fmt.Errorf("%s: codec %d in a %s file: %w", t.name, h.Codec, h.Metric, ErrUnsupported)
 		}
-		if (h.Sides < 1 || h.Sides > bothSides || h.Metric == WDL && h.Sides != bothSides) && !c.bad {
+		if h.Codec == codecZstdCaptures {
+			h.Sides, h.Captures = h.Sides&bothSides, h.Sides>>2
+		}
+		if (h.Sides < 1 || h.Sides > bothSides || h.Captures > bothSides || h.Metric == WDL && h.Sides != bothSides) && !c.bad {
 			return t.corrupt(int64(codecOff+1), "sides stored %d in a %s file", h.Sides, h.Metric)
 		}
 	}

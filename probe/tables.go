@@ -506,8 +506,13 @@ func (t *Tables) Value(p *tb.Position) (value.Value, error) {
 // count field is "-") and the directory has the file, else computed from
 // DTM and DTB as Judge does. It is the probe for an engine's search.
 func (t *Tables) WDL(p *tb.Position, r *honour.Rules) (honour.Category, error) {
+	return t.wdlOf(p, r, false)
+}
+
+// wdlOf is WDL; legal says that p is known to be legal (see locateIn).
+func (t *Tables) wdlOf(p *tb.Position, r *honour.Rules, legal bool) (honour.Category, error) {
 	if p.CountLimit == tb.NoCount {
-		s, lf, err := t.locateIn(p, r.Name, t.wdlTable, false)
+		s, lf, err := t.locateIn(p, r.Name, t.wdlTable, legal)
 		if err != nil {
 			return 0, err
 		}
@@ -520,9 +525,54 @@ func (t *Tables) WDL(p *tb.Position, r *honour.Rules) (honour.Category, error) {
 				b, _ := lf.file.BlockOf(s.side, s.index)
 				return 0, lf.file.corrupt(lf.file.dataStart+int64(lf.file.Header.Offsets[b]), "block %d: category code %d", b, v)
 			}
-			return wdlCategory(byte(v)), nil
+			c := wdlCategory(byte(v))
+			if c < honour.CursedWin && lf.file.Header.CapturesDecide(s.side) {
+				bound, err := t.captureBound(p, r)
+				if err != nil {
+					return 0, err
+				}
+				c = max(c, bound)
+			}
+			return c, nil
 		}
 	}
 	j, err := t.Judge(p, r)
 	return j.Category, err
+}
+
+// noBound is captureBound's answer for a position without a capture.
+const noBound = honour.Loss - 1
+
+// captureBound returns the least category the side to move in p is sure
+// of by a capture when the count starts in p: for each capture, the
+// opposite of the category of the position after it under a fresh
+// count, except that a win after it (the mover's loss) counts as a loss
+// and a loss after it (the mover's win) as a cursed win. The count that
+// runs after a capture is older than a fresh one (or is fresh), and an
+// older count can only turn a win into a cursed win, so the bound holds
+// under every profile whose limits do not grow as pieces go; the writer
+// checks that it holds at every position before it relies on it
+// (encodeWDL). It is noBound when p has no capture.
+func (t *Tables) captureBound(p *tb.Position, r *honour.Rules) (honour.Category, error) {
+	var captures tb.MoveList
+	p.LegalCaptures(&captures)
+	bound := noBound
+	for _, m := range captures.Slice() {
+		q := p.Play(m)
+		q.CountLimit, q.CountPly = tb.NoCount, 0
+		c, err := t.wdlOf(&q, r, true)
+		if err != nil {
+			return 0, err
+		}
+		switch c {
+		case honour.Win:
+			c = honour.Loss
+		case honour.Loss:
+			c = honour.CursedWin
+		default:
+			c = c.Opposite()
+		}
+		bound = max(bound, c)
+	}
+	return bound, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // upToFour is every material of three and four pieces.
@@ -215,4 +218,73 @@ func fileSize(t *testing.T, path string) int64 {
 	st, err := os.Stat(path)
 	require.NoError(t, err)
 	return st.Size()
+}
+
+// TestDirectoriesAnswerAlike compares two table directories value by value
+// when MAKRUKTB_COMPARE names them, "V1DIR:V2DIR" (make v2-test sets it:
+// KRRvKN and KRSvKN generated in version 1, then converted): every table and
+// WDL file of V2DIR gives, at every legal index of both sides to move, the
+// value V1DIR's file of the same name holds (the side a version-2 file does
+// not store derived whole, as store.Load reads it). Without the variable
+// it compares the three-piece tables of v2Tables, so that the comparison
+// itself is tested (TestVersion2AnswersAsVersion1 covers four pieces).
+func TestDirectoriesAnswerAlike(t *testing.T) {
+	var v1, v2 string
+	maxPieces := 6
+	if dirs := os.Getenv("MAKRUKTB_COMPARE"); dirs != "" {
+		var ok bool
+		v1, v2, ok = strings.Cut(dirs, ":")
+		require.True(t, ok, "MAKRUKTB_COMPARE=V1DIR:V2DIR, not %q", dirs)
+	} else {
+		v2, v1 = v2Tables(t)
+		maxPieces = 3
+	}
+	cache := store.NewCache(v2, 0)
+	entries, err := os.ReadDir(v2)
+	require.NoError(t, err)
+	compared := 0
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".mtbm") && !strings.HasSuffix(name, ".mtbb") && !strings.HasSuffix(name, ".mtbw") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(v1, name)); err != nil {
+			continue
+		}
+		if m, err := tb.ParseMaterial(name[:strings.IndexByte(name, '.')]); err != nil || m.Pieces() > maxPieces {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			f1, err := probe.OpenFile(filepath.Join(v1, name))
+			require.NoError(t, err)
+			defer f1.Close()
+			f2, err := probe.OpenFile(filepath.Join(v2, name))
+			require.NoError(t, err)
+			defer f2.Close()
+			want, err := f1.LoadAll()
+			require.NoError(t, err)
+			var got [2]*value.Array
+			if id, ok := probe.ParseFileName(name); ok {
+				table, err := cache.Load(id)
+				require.NoError(t, err)
+				got = table.Values
+			} else {
+				got, err = f2.LoadAll()
+				require.NoError(t, err)
+			}
+			space := f1.Space
+			for side := tb.White; side <= tb.Black; side++ {
+				for k := range space.KingPairs() {
+					space.Walk(k, side, func(i uint64, p *tb.Position) {
+						if w, g := want[side].At(i), got[side].At(i); g != w {
+							t.Fatalf("%s: %s in %s, %s in %s", p.FEN(), g, v2, w, v1)
+						}
+					})
+				}
+			}
+		})
+		compared++
+	}
+	t.Logf("%d files compared at every legal index", compared)
+	require.NotZero(t, compared, "no file of %s is in %s", v2, v1)
 }

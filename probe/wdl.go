@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/tb"
@@ -25,10 +28,13 @@ import (
 // categories are computed from the DTM file and, where board's honour
 // decides, the profile's DTB file; the data checksums of both are
 // recorded in the header, so a WDL file is never read beside other tables
-// than those it was made from. Holes and illegal placements carry the
-// category of the values the DTM file stores there, which repeat the
-// previous legal position's: they cost next to nothing, and the same
-// tables always give the same bytes.
+// than those it was made from. On a side where captures decide (doc.go)
+// a position whose best capture gives its category stores the category
+// before it, if not above its own, and the reader searches the captures.
+// Holes and illegal placements carry the category before them there, and
+// elsewhere the category of the values the DTM file stores there, which
+// repeat the previous legal position's: they cost next to nothing, and the
+// same tables always give the same bytes.
 const (
 	// WDLBlockSize is the number of indices per block of a WDL file.
 	WDLBlockSize = BlockSizeV2
@@ -55,10 +61,36 @@ func NeedsBoardTable(m tb.Material, r *honour.Rules) bool {
 
 // WriteWDL writes the WDL file of the DTM table dtm under rules r at path,
 // atomically, reading the board's-honour values from dtb (r's DTB table of
-// the same material; nil when NeedsBoardTable is false).
-func WriteWDL(path string, dtm, dtb *File, r *honour.Rules) error {
+// the same material; nil when NeedsBoardTable is false). subs answers for
+// the positions after a capture (the directory of the sub-tables): a
+// side whose file compresses a quarter smaller stores lower bounds where
+// a capture decides (see CapturesDecide); nil writes every category as it
+// is.
+func WriteWDL(path string, dtm, dtb *File, r *honour.Rules, subs *Tables) error {
 	err := atomicfile.Write(path, func(f *os.File) error {
-		_, err := writeWDL(f, dtm, dtb, r)
+		_, err := writeWDL(f, dtm, dtb, r, subs)
+		return err
+	})
+	return namedWriteError(path, err)
+}
+
+// RecodeWDL writes at path the WDL file WriteWDL would write beside the
+// tables old was made from, taking the categories from old (a WDL file
+// its writer made without deciding where captures decide, Codec
+// codecZstd): no table is read but the sub-tables subs answers from.
+func RecodeWDL(path string, old *File, r *honour.Rules, subs *Tables) error {
+	h := old.Header
+	if h.Metric != WDL || h.Rules != r.Name {
+		return fmt.Errorf("%s: the %s table of %s (rules %q), not a WDL file under %s", old.name, h.Metric, h.Material, h.Rules, r.Name)
+	}
+	err := atomicfile.Write(path, func(f *os.File) error {
+		_, err := encodeWDL(f, h, r, subs, func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error) {
+			vals, err := old.Range(side, lo, hi, nil)
+			for _, v := range vals {
+				out = append(out, byte(v))
+			}
+			return out, err
+		})
 		return err
 	})
 	return namedWriteError(path, err)
@@ -77,7 +109,7 @@ func wdlExact(m tb.Material, r *honour.Rules) error {
 
 // writeWDL encodes the WDL file of dtm (and dtb) under r into w and
 // returns its length.
-func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules) (int64, error) {
+func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables) (int64, error) {
 	m := dtm.Header.Material
 	switch {
 	case dtm.Header.Metric != DTM:
@@ -98,17 +130,131 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules) (int64, error) {
 	if dtb != nil {
 		h.DTBCRC = dtb.Header.DataCRC
 	}
-	perSide := h.blocksPerSide()
-	h.Blocks = 2 * perSide
 	src := newWDLSource(dtm, dtb, r)
 	buffers := sync.Pool{New: func() any { return new(wdlScratch) }}
-	return writeBlocks(w, &h, zstd.SpeedBestCompression, func(k int, raw []byte) ([]byte, error) {
-		side := tb.Color(k / perSide)
-		lo := uint64(k%perSide) * uint64(h.BlockSize)
+	return encodeWDL(w, h, r, subs, func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error) {
 		buf := buffers.Get().(*wdlScratch)
 		defer buffers.Put(buf)
-		return src.codes(side, lo, min(lo+uint64(h.BlockSize), h.Size), buf, raw)
+		return src.codes(side, lo, hi, buf, out)
 	})
+}
+
+// encodeWDL writes a WDL file with header h (index and sources filled
+// in), the codes of each side's indices [lo, hi) from codes. With subs it
+// compresses each side twice, as it is and with the positions where a
+// capture decides (captureBound equals the category) storing the code
+// before them instead, whenever that is not above their own: a side whose
+// second form is at most three quarters of the first is stored so
+// (Captures). The bounds are computed first on every sampleEvery-th block
+// of a side, and on the others only when that sample shrinks so. A side
+// where some capture's bound exceeds the category (a profile whose counts
+// do not only shorten with age) is stored as it is.
+func encodeWDL(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, codes func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error)) (int64, error) {
+	const sampleEvery = 16
+	space, err := index.NewGame(h.Game, h.Material)
+	if err != nil {
+		return 0, err
+	}
+	h.Codec, h.Captures = codecZstdCaptures, 0
+	perSide := h.blocksPerSide()
+	h.Blocks = 2 * perSide
+	workers := runtime.GOMAXPROCS(0)
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression),
+		zstd.WithEncoderConcurrency(workers), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+	if err != nil {
+		return 0, err
+	}
+	defer enc.Close()
+	plain := make([][]byte, h.Blocks)
+	bounded := make([][]byte, h.Blocks)
+	var unsound [2]atomic.Bool
+	bounds := [2]bool{subs != nil, subs != nil}
+	sampled := func(k int) bool { return k%perSide%sampleEvery == 0 }
+	// pass encodes the blocks whose sampled is want.
+	pass := func(want bool) error {
+		return parallel.For(context.Background(), int64(h.Blocks), workers, func(u int64) error {
+			k := int(u)
+			if sampled(k) != want {
+				return nil
+			}
+			side := tb.Color(k / perSide)
+			lo := uint64(k%perSide) * uint64(h.BlockSize)
+			raw, err := codes(side, lo, min(lo+uint64(h.BlockSize), h.Size), nil)
+			if err != nil {
+				return err
+			}
+			plain[k] = enc.EncodeAll(raw, nil)
+			if !bounds[side] || unsound[side].Load() {
+				return nil
+			}
+			ok, err := boundCodes(subs, r, space, side, lo, raw)
+			if err != nil || !ok {
+				unsound[side].Store(true)
+				return err
+			}
+			bounded[k] = enc.EncodeAll(raw, nil)
+			return nil
+		}, nil)
+	}
+	// shrinks reports whether side's bounded blocks so far take at most
+	// three quarters of its plain ones.
+	shrinks := func(side int) bool {
+		var asIs, withBounds int
+		for k := side * perSide; k < (side+1)*perSide; k++ {
+			if bounded[k] != nil || sampled(k) {
+				asIs += len(plain[k])
+				withBounds += len(bounded[k])
+			}
+		}
+		return bounds[side] && !unsound[side].Load() && 4*withBounds <= 3*asIs
+	}
+	if err := pass(true); err != nil {
+		return 0, err
+	}
+	bounds = [2]bool{shrinks(0), shrinks(1)}
+	if err := pass(false); err != nil {
+		return 0, err
+	}
+	for side := range 2 {
+		if shrinks(side) {
+			h.Captures |= 1 << side
+			copy(plain[side*perSide:], bounded[side*perSide:(side+1)*perSide])
+		}
+	}
+	return writePacked(w, &h, plain)
+}
+
+// boundCodes rewrites in place the codes of side's indices from lo, as
+// encodeWDL stores them where captures decide: a legal position whose
+// captures' bound equals its category takes the code before it when that
+// is not above its own (holes take it always). False when a bound
+// exceeds a category.
+func boundCodes(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color, lo uint64, codes []byte) (bool, error) {
+	var prev byte
+	for j, c := range codes {
+		p, legal := space.Position(lo+uint64(j), side)
+		if !legal {
+			codes[j] = prev
+			continue
+		}
+		cat := wdlCategory(c)
+		if cat == honour.Win { // no bound reaches a win
+			prev = c
+			continue
+		}
+		bound, err := subs.captureBound(&p, r)
+		if err != nil {
+			return false, err
+		}
+		switch {
+		case bound > cat:
+			return false, nil
+		case bound == cat && prev <= c:
+			codes[j] = prev
+		}
+		prev = codes[j]
+	}
+	return true, nil
 }
 
 // wdlSource computes WDL codes from a DTM file and, where board's honour
@@ -200,8 +346,11 @@ func CheckSources(wdl, dtm, dtb *File) error {
 // CheckWDL recomputes every category of the WDL file wdl from the DTM file
 // dtm and, where board's honour decides, the DTB file dtb under rules r,
 // and reports the first index whose stored category differs (a
-// *CorruptError naming wdl), or the sources it was not made from.
-func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules) error {
+// *CorruptError naming wdl), or the sources it was not made from. On a
+// side where captures decide it checks what a reader finds, the better
+// of the stored category and the captures' bound (subs answers for the
+// positions after a capture), at every legal position.
+func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules, subs *Tables) error {
 	h := &wdl.Header
 	if h.Metric != WDL || h.Material != dtm.Header.Material || h.Rules != r.Name {
 		return wdl.corrupt(0, "holds the %s table of %s (rules %q), not the WDL table of %s under %s", h.Metric, h.Material, h.Rules, dtm.Header.Material, r.Name)
@@ -211,6 +360,9 @@ func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules) error {
 	}
 	if dtb == nil && NeedsBoardTable(h.Material, r) {
 		return fmt.Errorf("checking %s needs %s: %w", wdl.name, BoardFileName(h.Material, r.Name), ErrNeedsBoardTable)
+	}
+	if h.Captures != 0 && subs == nil {
+		return fmt.Errorf("checking %s needs the tables of the positions after a capture", wdl.name)
 	}
 	src := newWDLSource(dtm, dtb, r)
 	perSide := wdl.perSide
@@ -228,9 +380,27 @@ func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules) error {
 			return err
 		}
 		for i := range want {
-			if raw[i] != want[i] {
-				return wdl.corrupt(wdl.dataStart+int64(h.Offsets[k]), "%s to move, index %d: category %s stored, %s computed from the DTM and DTB values %v and %v",
-					side.Name(), lo+uint64(i), wdlCategory(raw[i]), wdlCategory(want[i]), buf.dtm[i], buf.dtb[i])
+			if raw[i] == want[i] && !h.CapturesDecide(side) {
+				continue
+			}
+			stored := wdlCategory(raw[i])
+			found := stored
+			if h.CapturesDecide(side) {
+				p, legal := wdl.Space.Position(lo+uint64(i), side)
+				if !legal {
+					continue
+				}
+				if stored < honour.CursedWin {
+					bound, err := subs.captureBound(&p, r)
+					if err != nil {
+						return err
+					}
+					found = max(stored, bound)
+				}
+			}
+			if found != wdlCategory(want[i]) {
+				return wdl.corrupt(wdl.dataStart+int64(h.Offsets[k]), "%s to move, index %d: category %s found (%s stored), %s computed from the DTM and DTB values %v and %v",
+					side.Name(), lo+uint64(i), found, stored, wdlCategory(want[i]), buf.dtm[i], buf.dtb[i])
 			}
 		}
 		return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -20,8 +21,8 @@ import (
 	"github.com/makruktb/makruktb/tb/value"
 )
 
-// wdlDir links m's DTM table, and its DTB table under r when it has one,
-// from the shared test tables into a new directory, writes m's WDL file
+// wdlDir links the shared test tables m needs (its own and those of the
+// positions after a capture) into a new directory, writes m's WDL file
 // there and returns the directory.
 func wdlDir(t *testing.T, m tb.Material, r *honour.Rules) string { return wdlDirOf(t, m, r) }
 
@@ -29,19 +30,26 @@ func wdlDirOf(t testing.TB, m tb.Material, r *honour.Rules) string {
 	t.Helper()
 	src := testenv.BoardTables(t, m.String())
 	dir := t.TempDir()
+	// Every table of src, so that the positions after a capture can be
+	// probed in dir as the writer probes them in src.
+	ids, err := probe.Scan(src)
+	require.NoError(t, err)
+	for _, id := range ids {
+		require.NoError(t, os.Symlink(id.Path(src), id.Path(dir)))
+	}
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(src))
 	require.NoError(t, err)
 	defer dtm.Close()
-	require.NoError(t, os.Symlink(probe.DTMID(m).Path(src), probe.DTMID(m).Path(dir)))
 	var dtb *probe.File
 	if honour.HasBoardHonour(m) {
-		id := probe.ID{Material: m, Rules: r.Name}
-		dtb, err = probe.OpenFile(id.Path(src))
+		dtb, err = probe.OpenFile(probe.ID{Material: m, Rules: r.Name}.Path(src))
 		require.NoError(t, err)
 		defer dtb.Close()
-		require.NoError(t, os.Symlink(id.Path(src), id.Path(dir)))
 	}
-	require.NoError(t, probe.WriteWDL(filepath.Join(dir, probe.WDLFileName(m, r.Name)), dtm, dtb, r))
+	subs, err := probe.Open(src)
+	require.NoError(t, err)
+	defer subs.Close()
+	require.NoError(t, probe.WriteWDL(filepath.Join(dir, probe.WDLFileName(m, r.Name)), dtm, dtb, r, subs))
 	return dir
 }
 
@@ -61,7 +69,6 @@ func TestWDLFilesUpToFourPieces(t *testing.T) {
 			t.Run(m.String()+"."+r.Name, func(t *testing.T) {
 				dir := wdlDir(t, m, r)
 				path := filepath.Join(dir, probe.WDLFileName(m, r.Name))
-				require.Equal(t, reference[filepath.Base(path)], fileSHA256(t, path), "the reference data/checksums-v2.txt")
 				wdl, err := probe.OpenFile(path)
 				require.NoError(t, err)
 				defer wdl.Close()
@@ -85,23 +92,39 @@ func TestWDLFilesUpToFourPieces(t *testing.T) {
 					boards, err = dtb.LoadAll()
 					require.NoError(t, err)
 				}
+				tables, err := probe.Open(dir)
+				require.NoError(t, err)
+				defer tables.Close()
+				// Where captures decide, the file stores a category no better
+				// than the position's and the reader finds the position's at
+				// every legal index; elsewhere every index holds it.
 				for side := range 2 {
 					c := r.FreshCountFor(m, tb.Color(side))
+					captures := wdl.Header.CapturesDecide(tb.Color(side))
 					for i := range values[side].Len() {
 						v := values[side].At(i)
 						want := r.Judge(v, c)
 						if !want.Exact {
 							want = r.JudgeBoard(v, boards[side].At(i), c)
 						}
-						if got := honour.Category(cats[side].At(i)) + honour.Loss; got != want.Category {
-							t.Fatalf("side %d index %d: WDL file says %s, DTM %v and DTB give %s", side, i, got, v, want.Category)
+						stored := honour.Category(cats[side].At(i)) + honour.Loss
+						if !captures {
+							if stored != want.Category {
+								t.Fatalf("side %d index %d: WDL file says %s, DTM %v and DTB give %s", side, i, stored, v, want.Category)
+							}
+							continue
 						}
+						p, legal := dtm.Space.Position(i, tb.Color(side))
+						if !legal {
+							continue
+						}
+						require.LessOrEqual(t, stored, want.Category, p.FEN())
+						got, err := tables.WDL(&p, r)
+						require.NoError(t, err)
+						require.Equal(t, want.Category, got, "%s: %s stored", p.FEN(), stored)
 					}
 				}
 
-				tables, err := probe.Open(dir)
-				require.NoError(t, err)
-				defer tables.Close()
 				for checked := 0; checked < 500; {
 					side := tb.Color(rng.IntN(2))
 					p, ok := dtm.Space.Position(rng.Uint64N(dtm.Header.Size), side)
@@ -118,6 +141,7 @@ func TestWDLFilesUpToFourPieces(t *testing.T) {
 					require.Equal(t, want.Category, got, p.FEN())
 					checked++
 				}
+				require.Equal(t, reference[filepath.Base(path)], fileSHA256(t, path), "the reference in data/checksums.txt")
 			})
 		}
 	}
@@ -208,7 +232,7 @@ func TestWDLFileErrors(t *testing.T) {
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
 	require.NoError(t, err)
 	defer dtm.Close()
-	err = probe.WriteWDL(filepath.Join(t.TempDir(), "x.mtbw"), dtm, nil, &honour.ThaiRules)
+	err = probe.WriteWDL(filepath.Join(t.TempDir(), "x.mtbw"), dtm, nil, &honour.ThaiRules, nil)
 	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
 }
 
@@ -224,12 +248,15 @@ func TestCheckWDLFindsWrongCategories(t *testing.T) {
 	other := honour.ThaiRules
 	other.Start = honour.StartNone
 	path := filepath.Join(t.TempDir(), probe.WDLFileName(m, "thai"))
-	require.NoError(t, probe.WriteWDL(path, dtm, nil, &other))
+	subs, err := probe.Open(src)
+	require.NoError(t, err)
+	defer subs.Close()
+	require.NoError(t, probe.WriteWDL(path, dtm, nil, &other, subs))
 	wdl, err := probe.OpenFile(path)
 	require.NoError(t, err)
 	defer wdl.Close()
-	require.NoError(t, probe.CheckWDL(context.Background(), wdl, dtm, nil, &other))
-	err = probe.CheckWDL(context.Background(), wdl, dtm, nil, &honour.ThaiRules)
+	require.NoError(t, probe.CheckWDL(context.Background(), wdl, dtm, nil, &other, subs))
+	err = probe.CheckWDL(context.Background(), wdl, dtm, nil, &honour.ThaiRules, subs)
 	var ce *probe.CorruptError
 	require.True(t, errors.As(err, &ce), "%v", err)
 	require.Equal(t, path, ce.File)
@@ -238,7 +265,7 @@ func TestCheckWDLFindsWrongCategories(t *testing.T) {
 	cambodian, err := probe.OpenFile(path)
 	require.NoError(t, err)
 	defer cambodian.Close()
-	err = probe.CheckWDL(context.Background(), cambodian, dtm, nil, &honour.CambodianRules)
+	err = probe.CheckWDL(context.Background(), cambodian, dtm, nil, &honour.CambodianRules, subs)
 	require.ErrorContains(t, err, `rules "thai"`)
 }
 
@@ -248,4 +275,89 @@ func fileSHA256(t *testing.T, path string) string {
 	require.NoError(t, err)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// A WDL file made before captures decided (codec 1) is written anew by
+// RecodeWDL from its own categories, byte for byte the file WriteWDL makes
+// from the tables: KRvK's, where captures decide for Black (its capture
+// of the rook draws), and KRvKS's under both profiles.
+func TestRecodeWDLMakesWhatWriteWDLMakes(t *testing.T) {
+	for _, c := range []struct {
+		material string
+		rules    *honour.Rules
+	}{{"KRvK", &honour.ThaiRules}, {"KRvKS", &honour.ThaiRules}, {"KRvKS", &honour.CambodianRules}} {
+		m := tb.MustParseMaterial(c.material)
+		dir := wdlDir(t, m, c.rules)
+		name := probe.WDLFileName(m, c.rules.Name)
+		made, err := probe.OpenFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		defer made.Close()
+		require.True(t, made.Header.CapturesDecided())
+		require.True(t, made.Header.CapturesDecide(tb.Black), "%s: captures decide for Black", name)
+		require.False(t, made.Header.CapturesDecide(tb.White), name)
+
+		dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
+		require.NoError(t, err)
+		defer dtm.Close()
+		var dtb *probe.File
+		if honour.HasBoardHonour(m) {
+			dtb, err = probe.OpenFile(probe.ID{Material: m, Rules: c.rules.Name}.Path(dir))
+			require.NoError(t, err)
+			defer dtb.Close()
+		}
+		oldPath := filepath.Join(t.TempDir(), name)
+		require.NoError(t, probe.WriteCodec1WDL(oldPath, dtm, dtb, c.rules))
+		old, err := probe.OpenFile(oldPath)
+		require.NoError(t, err)
+		defer old.Close()
+		require.False(t, old.Header.CapturesDecided())
+		subs, err := probe.Open(dir)
+		require.NoError(t, err)
+		defer subs.Close()
+		recoded := filepath.Join(t.TempDir(), name)
+		require.NoError(t, probe.RecodeWDL(recoded, old, c.rules, subs))
+		require.Equal(t, fileSHA256(t, filepath.Join(dir, name)), fileSHA256(t, recoded), name)
+		require.NoError(t, probe.CheckWDL(context.Background(), made, dtm, dtb, c.rules, subs))
+		require.ErrorContains(t, probe.CheckWDL(context.Background(), made, dtm, dtb, c.rules, nil), "needs the tables of the positions after a capture")
+	}
+}
+
+// Where captures decide, a WDL probe needs the tables of the positions
+// after a capture: without them it fails with a *MissingError, never a
+// wrong category. KRvKS with its own files only: Black's captures lead to
+// KRvK and KSvK.
+func TestWDLCapturesNeedSubTables(t *testing.T) {
+	m := tb.MustParseMaterial("KRvKS")
+	full := wdlDir(t, m, &honour.ThaiRules)
+	alone := t.TempDir()
+	for _, name := range []string{"KRvKS.mtbm", "KRvKS.thai.mtbb", "KRvKS.thai.mtbw"} {
+		require.NoError(t, os.Symlink(filepath.Join(full, name), filepath.Join(alone, name)))
+	}
+	complete, err := probe.Open(full)
+	require.NoError(t, err)
+	defer complete.Close()
+	partial, err := probe.Open(alone)
+	require.NoError(t, err)
+	defer partial.Close()
+	space, err := index.New(m)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(36, 1))
+	missing, answered := 0, 0
+	for missing < 20 || answered < 20 {
+		p, ok := space.Position(rng.Uint64N(space.Size()), tb.Black)
+		if !ok || p.Validate() != nil {
+			continue
+		}
+		want, err := complete.WDL(&p, &honour.ThaiRules)
+		require.NoError(t, err)
+		got, err := partial.WDL(&p, &honour.ThaiRules)
+		if err != nil {
+			var me *probe.MissingError
+			require.ErrorAs(t, err, &me, p.FEN())
+			missing++
+			continue
+		}
+		require.Equal(t, want, got, p.FEN())
+		answered++
+	}
 }

@@ -218,6 +218,30 @@ func writeBlocks(w io.WriterAt, h *Header, level zstd.EncoderLevel, fill func(k 
 	return headerLen + int64(off), nil
 }
 
+// writePacked writes a file of the compressed blocks packed (h.Blocks of
+// them, in order) after header h, whose offsets and data checksum it
+// fills in.
+func writePacked(w io.WriterAt, h *Header, packed [][]byte) (int64, error) {
+	h.Offsets = make([]uint64, h.Blocks+1)
+	headerLen := int64(len(h.marshal()))
+	crc := crc32.New(castagnoli)
+	var off uint64
+	for k, block := range packed {
+		h.Offsets[k] = off
+		crc.Write(block)
+		if _, err := w.WriteAt(block, headerLen+int64(off)); err != nil {
+			return 0, err
+		}
+		off += uint64(len(block))
+	}
+	h.Offsets[h.Blocks] = off
+	h.DataCRC = crc.Sum32()
+	if _, err := w.WriteAt(h.marshal(), 0); err != nil {
+		return 0, err
+	}
+	return headerLen + int64(off), nil
+}
+
 // valueWidth returns the bytes per value the values need: 1, or 2 when one
 // exceeds 255 (only the overflow entries can).
 func valueWidth(values ...*value.Array) int {
