@@ -101,6 +101,43 @@ func BenchmarkWDLWarm(b *testing.B) {
 	}
 }
 
+// BenchmarkWDLCaptures: BenchmarkWDLWarm on KRvKS, whose WDL file stores
+// bounds where captures decide for Black (its captures of the rook draw):
+// a Black probe stored below a cursed win searches its captures, each a
+// probe of KRvK's or KSvK's WDL file.
+func BenchmarkWDLCaptures(b *testing.B) {
+	ps, _ := positions(b, "KRvKS", 4096)
+	b.StopTimer()
+	dir := wdlDirOf(b, tb.MustParseMaterial("KRvKS"), &honour.ThaiRules)
+	for _, name := range []string{"KRvK", "KSvK"} {
+		m := tb.MustParseMaterial(name)
+		dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := probe.WriteWDL(filepath.Join(dir, probe.WDLFileName(m, "thai")), dtm, nil, &honour.ThaiRules, nil); err != nil {
+			b.Fatal(err)
+		}
+		dtm.Close()
+	}
+	tables, err := probe.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.StartTimer()
+	for i := range ps {
+		if _, err := tables.WDL(&ps[i], &honour.ThaiRules); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_, _ = tables.WDL(&ps[i&4095], &honour.ThaiRules)
+		i++
+	}
+}
+
 // BenchmarkWriteFile compresses and writes KRvKS (2 × 6.4 M values), one
 // block per core at a time; reports values per second.
 func BenchmarkWriteFile(b *testing.B) {
