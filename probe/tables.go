@@ -506,11 +506,14 @@ func (t *Tables) Value(p *tb.Position) (value.Value, error) {
 // count field is "-") and the directory has the file, else computed from
 // DTM and DTB as Judge does. It is the probe for an engine's search.
 func (t *Tables) WDL(p *tb.Position, r *honour.Rules) (honour.Category, error) {
-	return t.wdlOf(p, r, false)
+	return t.wdlOf(*p, r, false)
 }
 
 // wdlOf is WDL; legal says that p is known to be legal (see locateIn).
-func (t *Tables) wdlOf(p *tb.Position, r *honour.Rules, legal bool) (honour.Category, error) {
+// It takes the position by value: it recurses through captureBound, and a
+// pointer would make each capture's position escape to the heap.
+func (t *Tables) wdlOf(pos tb.Position, r *honour.Rules, legal bool) (honour.Category, error) {
+	p := &pos
 	if p.CountLimit == tb.NoCount {
 		s, lf, err := t.locateIn(p, r.Name, t.wdlTable, legal)
 		if err != nil {
@@ -560,7 +563,7 @@ func (t *Tables) captureBound(p *tb.Position, r *honour.Rules) (honour.Category,
 	for _, m := range captures.Slice() {
 		q := p.Play(m)
 		q.CountLimit, q.CountPly = tb.NoCount, 0
-		c, err := t.wdlOf(&q, r, true)
+		c, err := t.wdlOf(q, r, true)
 		if err != nil {
 			return 0, err
 		}
