@@ -38,6 +38,7 @@ ctest: lib build
 	rm -rf build/ctest-tables build/ctest-tables-v2
 	$(BIN) gen --tables build/ctest-tables --format 1 KRvK KRRvK > /dev/null
 	$(BIN) gen --tables build/ctest-tables-v2 --format 2 KRvK KRRvK > /dev/null
+	$(BIN) convert --tables build/ctest-tables-v2 --wdl thai,none KRvK KRRvK > /dev/null
 	$(CC) $(CFLAGS) -o build/probe_test cmd/libmakruktb/ctest/probe_test.c $(C_LINK)
 	$(CC) $(CFLAGS) -o build/example cmd/libmakruktb/ctest/example.c $(C_LINK)
 	build/probe_test build/ctest-tables

@@ -1,7 +1,7 @@
 /* The C test of libmakruktb: probes known positions through the C API and
  * checks the answers. Run by `make ctest` (part of `make test`) with a
  * directory holding the KRvK and KRRvK tables, in format version 1 and
- * again in version 2:
+ * again in version 2 with their thai and plain WDL files:
  *
  *     build/probe_test build/ctest-tables
  */
@@ -110,6 +110,25 @@ static void test_krrk_count_draw(mtb_tables t) {
     CHECK(rc == MTB_OK && v.result == MTB_WIN, "count 3/16: result %d", v.result);
 }
 
+/* KRvK, Black to move beside the undefended rook (White: Ka1 Rd4, Black:
+ * Ke5): taking it draws. In the version-2 directory's WDL files captures
+ * decide for Black, so the file may store a loss there and the probe
+ * searches the capture. */
+static void test_capture_draws(mtb_tables t) {
+    mtb_position p;
+    memset(&p, 0, sizeof p);
+    p.pieces[MTB_WHITE][MTB_KING] = 1ull << square("a1");
+    p.pieces[MTB_WHITE][MTB_ROOK] = 1ull << square("d4");
+    p.pieces[MTB_BLACK][MTB_KING] = 1ull << square("e5");
+    p.side = MTB_BLACK;
+    p.count_limit = MTB_NO_COUNT;
+    CHECK(mtb_probe_wdl(t, &p, MTB_RULES_NONE) == MTB_DRAW, "Black takes the rook");
+    CHECK(mtb_probe_wdl(t, &p, MTB_RULES_THAI) == MTB_DRAW, "Black takes the rook under thai");
+    /* The king a file further off cannot take it: Black loses. */
+    p.pieces[MTB_BLACK][MTB_KING] = 1ull << square("f5");
+    CHECK(mtb_probe_wdl(t, &p, MTB_RULES_NONE) == MTB_LOSS, "the rook out of reach");
+}
+
 static void test_failures(mtb_tables t) {
     mtb_position p;
     mtb_value v;
@@ -196,6 +215,7 @@ int main(int argc, char **argv) {
     CHECK(mtb_max_pieces(t) == 4, "max pieces %d", mtb_max_pieces(t));
     test_krk_mate_in_16(t);
     test_krrk_count_draw(t);
+    test_capture_draws(t);
     test_failures(t);
     test_threads(t);
     CHECK(mtb_close(t) == MTB_OK, "close");
