@@ -83,9 +83,13 @@ func RecodeWDL(path string, old *File, r *honour.Rules, subs *Tables) error {
 	if h.Metric != WDL || h.Rules != r.Name {
 		return fmt.Errorf("%s: the %s table of %s (rules %q), not a WDL file under %s", old.name, h.Metric, h.Material, h.Rules, r.Name)
 	}
+	buffers := sync.Pool{New: func() any { return new([]value.Value) }}
 	err := atomicfile.Write(path, func(f *os.File) error {
 		_, err := encodeWDL(f, h, r, subs, func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error) {
-			vals, err := old.Range(side, lo, hi, nil)
+			buf := buffers.Get().(*[]value.Value)
+			defer buffers.Put(buf)
+			vals, err := old.Range(side, lo, hi, (*buf)[:0])
+			*buf = vals
 			for _, v := range vals {
 				out = append(out, byte(v))
 			}
@@ -179,7 +183,8 @@ func encodeWDL(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, codes fun
 			}
 			side := tb.Color(k / perSide)
 			lo := uint64(k%perSide) * uint64(h.BlockSize)
-			raw, err := codes(side, lo, min(lo+uint64(h.BlockSize), h.Size), nil)
+			hi := min(lo+uint64(h.BlockSize), h.Size)
+			raw, err := codes(side, lo, hi, make([]byte, 0, hi-lo))
 			if err != nil {
 				return err
 			}
