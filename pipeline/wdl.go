@@ -107,42 +107,37 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 	}
 	start := time.Now()
 	defer func() { res.Took = time.Since(start) }()
+	// A file present made from these tables is kept; one made before WDL
+	// files stored bounds where captures decide is written anew from its
+	// own categories, with no table derived.
+	var old *probe.File
+	if present, err := probe.OpenFile(path); err == nil {
+		defer present.Close()
+		if probe.CheckSources(present, dtm, dtb) == nil {
+			if present.Header.CapturesDecided() {
+				res.Kept = true
+				_, err := store.EnsureChecksumOf(dir, name, reference)
+				if err == nil {
+					res.Size, err = fileSize(path)
+				}
+				return res, err
+			}
+			old, res.Recoded = present, true
+		}
+	}
 	subs, err := probe.Open(dir) // the positions after a capture
 	if err != nil {
 		return res, err
 	}
 	defer subs.Close()
 	pending := path + PendingSuffix
-	if present, err := probe.OpenFile(path); err == nil {
-		fault := probe.CheckSources(present, dtm, dtb)
-		if fault == nil && present.Header.CapturesDecided() {
-			present.Close()
-			res.Kept = true
-			_, err := store.EnsureChecksumOf(dir, name, reference)
-			if err == nil {
-				res.Size, err = fileSize(path)
-			}
-			return res, err
-		}
-		if fault == nil {
-			// Made before WDL files stored bounds where captures decide:
-			// its categories are those the tables give, so it is written
-			// anew from them, with no table derived.
-			res.Recoded = true
-			err = probe.RecodeWDL(pending, present, r, subs)
-		}
-		present.Close()
-		if fault == nil && err != nil {
-			return res, err
-		}
+	if old != nil {
+		err = probe.RecodeWDL(pending, old, r, subs)
+	} else if err = others.give(dtm, dtb); err == nil {
+		err = probe.WriteWDL(pending, dtm, dtb, r, subs)
 	}
-	if !res.Recoded {
-		if err := others.give(dtm, dtb); err != nil {
-			return res, err
-		}
-		if err := probe.WriteWDL(pending, dtm, dtb, r, subs); err != nil {
-			return res, err
-		}
+	if err != nil {
+		return res, err
 	}
 	sum, err := store.FileSHA256(pending)
 	if err != nil {

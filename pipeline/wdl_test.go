@@ -107,3 +107,32 @@ func TestWDLWriterWritesTheReference(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.Kept, "made from the tables beside it")
 }
+
+// A WDL file made before WDL files stored bounds where captures decide
+// (codec 1) beside the tables it was made from is written anew from its
+// own categories, the file the writer makes today, and then kept.
+func TestWriteWDLRecodesAnOldFile(t *testing.T) {
+	dir := t.TempDir()
+	copyFile := func(from, to string) {
+		b, err := os.ReadFile(filepath.Join("..", "probe", "testdata", from))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, to), b, 0o666))
+	}
+	copyFile("KMvK.mtbm", "KMvK.mtbm")
+	copyFile("KMvK.thai.codec1.mtbw", "KMvK.thai.mtbw")
+	m := tb.MustParseMaterial("KMvK")
+	res, err := WriteWDL(context.Background(), quiet{}, dir, m, &honour.ThaiRules, References{})
+	require.NoError(t, err)
+	require.True(t, res.Recoded)
+	require.Contains(t, res.String(), "written anew from the file present")
+	got, err := store.FileSHA256(filepath.Join(dir, "KMvK.thai.mtbw"))
+	require.NoError(t, err)
+	want, err := store.FileSHA256(filepath.Join("..", "probe", "testdata", "KMvK.thai.mtbw"))
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+
+	res, err = WriteWDL(context.Background(), quiet{}, dir, m, &honour.ThaiRules, References{})
+	require.NoError(t, err)
+	require.True(t, res.Kept)
+	require.False(t, res.Recoded)
+}
