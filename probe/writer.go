@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"io/fs"
@@ -169,12 +170,7 @@ func writeBlocks(w io.WriterAt, h *Header, level zstd.EncoderLevel, fill func(k 
 		return 0, err
 	}
 	defer enc.Close()
-	// The header has a fixed length: its place is kept while the blocks
-	// are written, and it is filled in once their offsets are known.
-	h.Offsets = make([]uint64, h.Blocks+1)
-	headerLen := int64(len(h.marshal()))
-	crc := crc32.New(castagnoli)
-	var off uint64
+	out := newBlockWriter(w, h)
 	// Blocks are compressed a window at a time, in parallel, into buffers
 	// reused from window to window, and written in order: memory stays a
 	// few blocks however large the table.
@@ -196,50 +192,72 @@ func writeBlocks(w io.WriterAt, h *Header, level zstd.EncoderLevel, fill func(k 
 		if err != nil {
 			return 0, err
 		}
-		for k := start; k < end; k++ {
-			block := packed[k-start]
-			h.Offsets[k] = off
-			crc.Write(block)
-			if _, err := w.WriteAt(block, headerLen+int64(off)); err != nil {
+		for _, block := range packed[:end-start] {
+			if err := out.add(block); err != nil {
 				return 0, err
 			}
-			off += uint64(len(block))
 		}
 	}
-	h.Offsets[h.Blocks] = off
-	h.DataCRC = crc.Sum32()
-	header := h.marshal()
-	if int64(len(header)) != headerLen {
-		return 0, fmt.Errorf("header length changed from %d to %d", headerLen, len(header))
-	}
-	if _, err := w.WriteAt(header, 0); err != nil {
-		return 0, err
-	}
-	return headerLen + int64(off), nil
+	return out.finish()
 }
 
 // writePacked writes a file of the compressed blocks packed (h.Blocks of
 // them, in order) after header h, whose offsets and data checksum it
 // fills in.
 func writePacked(w io.WriterAt, h *Header, packed [][]byte) (int64, error) {
-	h.Offsets = make([]uint64, h.Blocks+1)
-	headerLen := int64(len(h.marshal()))
-	crc := crc32.New(castagnoli)
-	var off uint64
-	for k, block := range packed {
-		h.Offsets[k] = off
-		crc.Write(block)
-		if _, err := w.WriteAt(block, headerLen+int64(off)); err != nil {
+	out := newBlockWriter(w, h)
+	for _, block := range packed {
+		if err := out.add(block); err != nil {
 			return 0, err
 		}
-		off += uint64(len(block))
 	}
-	h.Offsets[h.Blocks] = off
-	h.DataCRC = crc.Sum32()
-	if _, err := w.WriteAt(h.marshal(), 0); err != nil {
+	return out.finish()
+}
+
+// blockWriter writes a file's compressed blocks in order after the place
+// kept for its header (whose length is fixed), then the header, filled in
+// with the blocks' offsets and data checksum.
+type blockWriter struct {
+	w         io.WriterAt
+	h         *Header
+	headerLen int64
+	crc       hash.Hash32
+	k         int
+	off       uint64
+}
+
+func newBlockWriter(w io.WriterAt, h *Header) *blockWriter {
+	h.Offsets = make([]uint64, h.Blocks+1)
+	return &blockWriter{w: w, h: h, headerLen: int64(len(h.marshal())), crc: crc32.New(castagnoli)}
+}
+
+// add writes the next block.
+func (b *blockWriter) add(block []byte) error {
+	b.h.Offsets[b.k] = b.off
+	b.crc.Write(block)
+	if _, err := b.w.WriteAt(block, b.headerLen+int64(b.off)); err != nil {
+		return err
+	}
+	b.k++
+	b.off += uint64(len(block))
+	return nil
+}
+
+// finish writes the header and returns the file's length.
+func (b *blockWriter) finish() (int64, error) {
+	if b.k != b.h.Blocks {
+		return 0, fmt.Errorf("%d blocks written, the header says %d", b.k, b.h.Blocks)
+	}
+	b.h.Offsets[b.h.Blocks] = b.off
+	b.h.DataCRC = b.crc.Sum32()
+	header := b.h.marshal()
+	if int64(len(header)) != b.headerLen {
+		return 0, fmt.Errorf("header length changed from %d to %d", b.headerLen, len(header))
+	}
+	if _, err := b.w.WriteAt(header, 0); err != nil {
 		return 0, err
 	}
-	return headerLen + int64(off), nil
+	return b.headerLen + int64(b.off), nil
 }
 
 // valueWidth returns the bytes per value the values need: 1, or 2 when one
