@@ -26,18 +26,22 @@ static int failures;
 
 static int square(const char *name) { return (name[0] - 'a') + 8 * (name[1] - '1'); }
 
-/* KRvK, White: Ka1 Rb2, Black: Kc3, White to move: the longest KRvK mate,
- * 16 moves (31 plies), as in chess. */
-static mtb_position krk_longest(void) {
+/* A KRvK position: the white king and rook, the black king, the side to
+ * move; no count running. */
+static mtb_position krk(const char *white_king, const char *rook, const char *black_king, int side) {
     mtb_position p;
     memset(&p, 0, sizeof p);
-    p.pieces[MTB_WHITE][MTB_KING] = 1ull << square("a1");
-    p.pieces[MTB_WHITE][MTB_ROOK] = 1ull << square("b2");
-    p.pieces[MTB_BLACK][MTB_KING] = 1ull << square("c3");
-    p.side = MTB_WHITE;
+    p.pieces[MTB_WHITE][MTB_KING] = 1ull << square(white_king);
+    p.pieces[MTB_WHITE][MTB_ROOK] = 1ull << square(rook);
+    p.pieces[MTB_BLACK][MTB_KING] = 1ull << square(black_king);
+    p.side = side;
     p.count_limit = MTB_NO_COUNT;
     return p;
 }
+
+/* KRvK, White: Ka1 Rb2, Black: Kc3, White to move: the longest KRvK mate,
+ * 16 moves (31 plies), as in chess. */
+static mtb_position krk_longest(void) { return krk("a1", "b2", "c3", MTB_WHITE); }
 
 static void test_krk_mate_in_16(mtb_tables t) {
     mtb_position p = krk_longest();
@@ -115,17 +119,11 @@ static void test_krrk_count_draw(mtb_tables t) {
  * decide for Black, so the file may store a loss there and the probe
  * searches the capture. */
 static void test_capture_draws(mtb_tables t) {
-    mtb_position p;
-    memset(&p, 0, sizeof p);
-    p.pieces[MTB_WHITE][MTB_KING] = 1ull << square("a1");
-    p.pieces[MTB_WHITE][MTB_ROOK] = 1ull << square("d4");
-    p.pieces[MTB_BLACK][MTB_KING] = 1ull << square("e5");
-    p.side = MTB_BLACK;
-    p.count_limit = MTB_NO_COUNT;
+    mtb_position p = krk("a1", "d4", "e5", MTB_BLACK);
     CHECK(mtb_probe_wdl(t, &p, MTB_RULES_NONE) == MTB_DRAW, "Black takes the rook");
     CHECK(mtb_probe_wdl(t, &p, MTB_RULES_THAI) == MTB_DRAW, "Black takes the rook under thai");
     /* The king a file further off cannot take it: Black loses. */
-    p.pieces[MTB_BLACK][MTB_KING] = 1ull << square("f5");
+    p = krk("a1", "d4", "f5", MTB_BLACK);
     CHECK(mtb_probe_wdl(t, &p, MTB_RULES_NONE) == MTB_LOSS, "the rook out of reach");
 }
 
