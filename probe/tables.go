@@ -575,7 +575,9 @@ func (t *Tables) captureBound(p *tb.Position, r *honour.Rules) (honour.Category,
 		default:
 			c = c.Opposite()
 		}
-		bound = max(bound, c)
+		if bound = max(bound, c); bound == honour.CursedWin {
+			break // no capture bounds higher
+		}
 	}
 	return bound, nil
 }
