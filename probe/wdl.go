@@ -163,8 +163,7 @@ func encodeWDL(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, codes fun
 	perSide := h.blocksPerSide()
 	h.Blocks = 2 * perSide
 	workers := runtime.GOMAXPROCS(0)
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression),
-		zstd.WithEncoderConcurrency(workers), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+	enc, err := blockEncoder(zstd.SpeedBestCompression, workers)
 	if err != nil {
 		return 0, err
 	}

@@ -161,11 +161,8 @@ func blockFiller(h *Header, width int) func(vals *value.Array, b int, raw []byte
 // in order as they are compressed; the header, whose block offsets are
 // known only then, last. It returns the file's length.
 func writeBlocks(w io.WriterAt, h *Header, level zstd.EncoderLevel, fill func(k int, raw []byte) ([]byte, error)) (int64, error) {
-	// Each EncodeAll in flight takes one of the encoder's workers, so it
-	// needs as many as blocks are compressed at once.
 	workers := runtime.GOMAXPROCS(0)
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level),
-		zstd.WithEncoderConcurrency(workers), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+	enc, err := blockEncoder(level, workers)
 	if err != nil {
 		return 0, err
 	}
@@ -199,6 +196,15 @@ func writeBlocks(w io.WriterAt, h *Header, level zstd.EncoderLevel, fill func(k 
 		}
 	}
 	return out.finish()
+}
+
+// blockEncoder returns the encoder of a file's blocks: each block one
+// zstd frame with its content checksum. Each EncodeAll in flight takes one
+// of the encoder's workers, so it needs as many as blocks are compressed
+// at once.
+func blockEncoder(level zstd.EncoderLevel, workers int) (*zstd.Encoder, error) {
+	return zstd.NewWriter(nil, zstd.WithEncoderLevel(level),
+		zstd.WithEncoderConcurrency(workers), zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
 }
 
 // writePacked writes a file of the compressed blocks packed (h.Blocks of
