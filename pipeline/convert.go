@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -68,8 +69,17 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 		}
 		report.Print(res.String())
 		tables = append(tables, res)
-		if !res.Kept {
+		// The WDL pass below derives each table's other side from these
+		// values. A six-piece table (up to 16 GB) is let go, as the runner
+		// lets it go (holdBelow): the WDL pass loads and derives it again.
+		switch {
+		case res.Kept:
+		case len(profiles) > 0 && m.Pieces() < holdBelow:
 			loaded[id] = values
+		default:
+			// Garbage now, but the collector would let the next table
+			// allocate as much again before they went.
+			debug.FreeOSMemory()
 		}
 	}
 	if len(profiles) == 0 { // the tables only: no other side to derive
@@ -276,28 +286,33 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 }
 
 // sameStoredValues checks that the version-2 file at path holds values
-// at every legal position of the side it stores (holes may differ: each
-// format fills them to compress best).
+// at every legal position of the side it stores (holes, which markHoles
+// set to value.Illegal, may differ: each format fills them to compress
+// best). It reads the file a block at a time, so the check holds no
+// second copy of the table.
 func sameStoredValues(ctx context.Context, path string, values [2]*value.Array) error {
 	f, err := probe.OpenFile(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	side := f.Header.StoredSide()
-	stored, err := f.LoadAll()
-	if err != nil {
-		return err
-	}
-	space := f.Space
-	return parallel.For(ctx, int64(space.KingPairs()), 0, func(k int64) error {
-		var bad error
-		space.Walk(int(k), side, func(i uint64, p *tb.Position) {
-			if got, want := stored[side].At(i), values[side].At(i); got != want && bad == nil {
-				bad = fmt.Errorf("%s: %s reads back as %v, not %v", path, p.FEN(), got, want)
+	side, h := f.Header.StoredSide(), &f.Header
+	blocks := (h.Size + uint64(h.BlockSize) - 1) / uint64(h.BlockSize)
+	return parallel.For(ctx, int64(blocks), 0, func(k int64) error {
+		lo := uint64(k) * uint64(h.BlockSize)
+		hi := min(lo+uint64(h.BlockSize), h.Size)
+		stored, err := f.Range(side, lo, hi, nil)
+		if err != nil {
+			return err
+		}
+		for x, got := range stored {
+			i := lo + uint64(x)
+			if want := values[side].At(i); want != value.Illegal && got != want {
+				p, _ := f.Space.Position(i, side)
+				return fmt.Errorf("%s: %s reads back as %v, not %v", path, p.FEN(), got, want)
 			}
-		})
-		return bad
+		}
+		return nil
 	}, nil)
 }
 
