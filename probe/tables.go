@@ -557,6 +557,9 @@ const noBound = honour.Loss - 1
 // checks that it holds at every position before it relies on it
 // (encodeWDL). It is noBound when p has no capture.
 func (t *Tables) captureBound(p *tb.Position, r *honour.Rules) (honour.Category, error) {
+	if !p.MayCapture() { // most positions: spares generating the moves
+		return noBound, nil
+	}
 	var captures tb.MoveList
 	p.LegalCaptures(&captures)
 	bound := noBound

@@ -117,6 +117,20 @@ func (p *Position) attackersOf(s Square, by Color, occ, mask Bitboard) Bitboard 
 	return a & them
 }
 
+// MayCapture reports whether a piece of the side to move attacks a piece
+// of the other side: false means no capture is legal, true that one is
+// pseudo-legal (a pin or a check may still forbid it). A cheap test before
+// LegalCaptures where most positions have no capture.
+func (p *Position) MayCapture() bool {
+	us, occ := p.Side, p.Occupied()
+	for them := p.byColor[us.Other()]; them != 0; {
+		if p.attackersOf(them.PopFirst(), us, occ, ^Bitboard(0)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // IsAttacked reports whether square s is attacked by colour by.
 func (p *Position) IsAttacked(s Square, by Color) bool {
 	return p.attackersOf(s, by, p.Occupied(), ^Bitboard(0)) != 0

@@ -126,7 +126,8 @@ func TestKhonDirection(t *testing.T) {
 	require.ElementsMatch(t, []string{"d3d4", "c3d4", "e3d4", "c5d4", "e5d4"}, back)
 }
 
-// TestLegalCaptures: captures plus the quiet count equal the legal moves.
+// TestLegalCaptures: captures plus the quiet count equal the legal moves,
+// and MayCapture is true wherever a capture is legal.
 func TestLegalCaptures(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, name := range []string{"KRvKN", "KRRvKS", "KSNvKSM", "KRMvKNS", "KRRvKR"} {
@@ -145,6 +146,9 @@ func TestLegalCaptures(t *testing.T) {
 				}
 			}
 			require.Equal(t, all.N-want, caps.N, p.FEN())
+			if caps.N > 0 {
+				require.True(t, p.MayCapture(), p.FEN())
+			}
 			require.Equal(t, want, quiet, p.FEN())
 			require.Equal(t, all.N, p.CountLegalMoves(), p.FEN())
 		}
