@@ -305,10 +305,18 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	} else if r.formatOf(false) == probe.Version2 {
 		r.Report.Print(fmt.Sprintf("%-15s written in version 1, as every table made out of core is: its readers out of core need both sides to move (convert --format 2 rewrites it where memory allows)", j.ID))
 	}
+	// A table made again in its own format must give the bytes the
+	// directory records for it; gen --force --format over a file of the
+	// other format replaces that file and its record.
+	replacing := false
+	if old, err := probe.OpenFile(path); err == nil {
+		replacing = old.Header.Version != format
+		old.Close()
+	}
 	if err := write(pending, table.Space, metric, j.ID.Rules, table.Values); err != nil {
 		return err // naming the file
 	}
-	sum, verified, err := r.accept(ctx, j, table, pending, format, clock)
+	sum, verified, err := r.accept(ctx, j, table, pending, format, !replacing, clock)
 	if err != nil {
 		return err
 	}
@@ -318,7 +326,12 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 		}
 	}
 	reference, _ := r.Reference.Of(format)
-	if err := store.RecordChecksumOf(r.Dir, path, sum, reference); err != nil {
+	if replacing {
+		err = store.ReplaceChecksum(r.Dir, j.ID.FileName(), sum, reference)
+	} else {
+		err = store.RecordChecksumOf(r.Dir, path, sum, reference)
+	}
+	if err != nil {
 		return err
 	}
 	if !table.OutOfCore() { // out of core, the table lives until Close
@@ -350,12 +363,14 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 // accept gives the table just written to pending its final name if it is
 // right: byte for byte its reference checksum when it has one, else,
 // unless Verify is off, every value against its successors (the check
-// Verifier makes); format is the version it was written in. A table that
-// fails is renamed NAME.rejected and the error says so: the generator
+// Verifier makes); format is the version it was written in. With recorded,
+// it must also be byte for byte what the directory's SHA256SUMS records
+// for it, if anything. A table that fails is renamed NAME.rejected, the
+// file it would replace stays, and the error says so: the generator
 // itself is what this guards against (issue 42: two workers once wrote
 // wrong values from time to time). It returns the file's SHA-256 and
 // whether it checked the values.
-func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending string, format int, clock *Timings) (sum string, verified bool, err error) {
+func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending string, format int, recorded bool, clock *Timings) (sum string, verified bool, err error) {
 	path := j.ID.Path(r.Dir)
 	clock.enter("checksum")
 	if sum, err = store.FileSHA256(pending); err != nil {
@@ -377,6 +392,15 @@ func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending 
 			return "", false, ctx.Err()
 		}
 		verified = fault == nil
+	}
+	if recorded && fault == nil {
+		sums, err := store.ReadChecksums(r.Dir)
+		if err != nil {
+			return "", false, err
+		}
+		if old, ok := sums[j.ID.FileName()]; ok && old != sum {
+			fault = fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", j.ID.FileName(), sum, old, filepath.Join(r.Dir, store.ChecksumFile))
+		}
 	}
 	if fault != nil {
 		rejected := path + RejectedSuffix

@@ -97,9 +97,9 @@ func RecordChecksumOf(dir, path, sum string, reference map[string]string) error 
 }
 
 // ReplaceChecksum is RecordChecksumOf for a file derived from tables (a
-// WDL file), which is made anew when they change: a different checksum in
-// the directory's record is replaced, not refused. The reference still
-// holds.
+// WDL file), which is made anew when they change, or for a table written
+// over a file of the other format version: a different checksum in the
+// directory's record is replaced, not refused. The reference still holds.
 func ReplaceChecksum(dir, name, sum string, reference map[string]string) error {
 	return recordChecksum(dir, name, sum, reference, true)
 }

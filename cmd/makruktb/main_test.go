@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -104,12 +106,37 @@ func TestGenRecordsMissingChecksum(t *testing.T) {
 
 	wrong := strings.Replace(string(full), string(full[:8]), "00000000", 1)
 	require.NoError(t, os.WriteFile(sums, []byte(wrong), 0o644))
+	table := filepath.Join(dir, "KRvK.mtbm")
+	before, err := os.Stat(table)
+	require.NoError(t, err)
 	out, err = run(t, "gen", "--tables", dir, "--force", "KRvK")
 	require.ErrorContains(t, err, "1 table failed: KRvK")
 	require.Contains(t, out, "delete that line to accept the new table")
 	kept, err := os.ReadFile(sums)
 	require.NoError(t, err)
 	require.Equal(t, wrong, string(kept))
+	after, err := os.Stat(table)
+	require.NoError(t, err)
+	require.True(t, os.SameFile(before, after), "the file the record names stays")
+	require.FileExists(t, table+pipeline.RejectedSuffix)
+}
+
+// gen --force in the other format version replaces the file and its line
+// in SHA256SUMS (which names the file replaced, not a check of the new one).
+func TestGenForceChangesFormat(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "--format", "1", "KRvK")
+	require.NoError(t, err)
+	for _, format := range []string{"2", "1"} {
+		_, err = run(t, "gen", "--tables", dir, "--force", "--format", format, "KRvK")
+		require.NoError(t, err, "to version %s", format)
+		f, err := probe.OpenFile(filepath.Join(dir, "KRvK.mtbm"))
+		require.NoError(t, err)
+		require.Equal(t, format, strconv.Itoa(f.Header.Version))
+		f.Close()
+		_, err = run(t, "verify", "--tables", dir, "KRvK")
+		require.NoError(t, err, "SHA256SUMS names the new file")
+	}
 }
 
 // verify records the day and the file's checksum in the verified column of
