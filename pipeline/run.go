@@ -398,9 +398,7 @@ func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending 
 		if err != nil {
 			return "", false, err
 		}
-		if old, ok := sums[j.ID.FileName()]; ok && old != sum {
-			fault = fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", j.ID.FileName(), sum, old, filepath.Join(r.Dir, store.ChecksumFile))
-		}
+		fault = store.RecordMismatch(r.Dir, sums, j.ID.FileName(), sum)
 	}
 	if fault != nil {
 		rejected := path + RejectedSuffix

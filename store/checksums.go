@@ -117,11 +117,21 @@ func recordChecksum(dir, name, sum string, reference map[string]string, replace 
 	if err != nil {
 		return err
 	}
-	if old, ok := sums[name]; ok && old != sum && !replace {
-		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, filepath.Join(dir, ChecksumFile))
+	if err := RecordMismatch(dir, sums, name, sum); err != nil && !replace {
+		return err
 	}
 	sums[name] = sum
 	return writeChecksums(dir, sums)
+}
+
+// RecordMismatch returns an error when sums (dir's SHA256SUMS) records a
+// checksum other than sum for the file name: a table made again must
+// give the bytes it gave before.
+func RecordMismatch(dir string, sums map[string]string, name, sum string) error {
+	if old, ok := sums[name]; ok && old != sum {
+		return fmt.Errorf("%s: SHA-256 %s differs from %s in %s (delete that line to accept the new table)", name, sum, old, filepath.Join(dir, ChecksumFile))
+	}
+	return nil
 }
 
 // EnsureChecksum records the checksum of a present table that has none in
