@@ -40,8 +40,8 @@ SIGTERM, a crash, a lost node) resumes from there, and the file goes once
 the table is written. --force starts the named tables afresh.
 
 Tables are written in format version 2 (--format): one side to move stored,
-the other computed from it by a one-ply search when asked, a quarter of the
-size of version 1. A table made out of core is written in version 1 (both
+the other computed from it by a one-ply search when asked, about a third of
+the size of version 1. A table made out of core is written in version 1 (both
 sides), which its readers out of core need; convert --format 2 rewrites it
 where memory allows. --format 1 writes every table in version 1.
 
