@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/makruktb/makruktb/index"
@@ -54,6 +55,10 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 	if err != nil {
 		return nil, nil, err
 	}
+	// The value arrays are most of the heap and hold no pointers: collect
+	// garbage early rather than let the heap double past them (a
+	// six-piece table's two sides are up to 15 GB).
+	defer debug.SetGCPercent(debug.SetGCPercent(20))
 	var tables []ConvertResult
 	loaded := map[probe.ID][2]*value.Array{}
 	for _, id := range ids {
@@ -113,11 +118,17 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 // it.
 func markHoles(ctx context.Context, space *index.Space, values [2]*value.Array) error {
 	per := space.PerKingPair()
+	// One buffer per worker, not per king pair: a six-piece table's
+	// buffers add up to its size, garbage the collector would let pile up.
+	buffers := sync.Pool{New: func() any { legal := make([]bool, per); return &legal }}
 	for side := tb.White; side <= tb.Black; side++ {
 		codes := values[side].Codes()
 		err := parallel.For(ctx, int64(space.KingPairs()), 0, func(k int64) error {
 			lo := uint64(k) * per
-			legal := make([]bool, per)
+			buf := buffers.Get().(*[]bool)
+			defer buffers.Put(buf)
+			legal := *buf
+			clear(legal)
 			space.Walk(int(k), side, func(i uint64, _ *tb.Position) { legal[i-lo] = true })
 			for x, ok := range legal {
 				if !ok {
