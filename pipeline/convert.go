@@ -41,6 +41,18 @@ func (c ConvertResult) String() string {
 	return fmt.Sprintf("%-22s %10s → %10s  %5.1fs", c.ID.FileName(), units.Bytes(c.Before), units.Bytes(c.After), c.Took.Seconds())
 }
 
+// The stages of a table's conversion, as its progress reports them
+// (Reporter.Progress); then the material's other sides are derived for its
+// WDL files (retro.StageDerive).
+const (
+	StageCheckData retro.Stage = "check data"
+	StageLoad      retro.Stage = "load"
+	StageHoles     retro.Stage = "holes"
+	StageWrite     retro.Stage = "write"
+	StageReadBack  retro.Stage = "read back"
+	StageChecksum  retro.Stage = "checksum"
+)
+
 // ConvertMaterial rewrites the version-1 DTM and DTB tables of m in dir
 // as version-2 files (convertTable), then writes m's WDL files under each
 // of profiles whose tables are there. Those are computed from the side
@@ -92,7 +104,7 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 	}
 	var wdl []WDLResult
 	cache := store.NewCache(dir, 5)
-	if err := deriveOthers(ctx, cache, loaded, profiles); err != nil {
+	if err := deriveOthers(ctx, report, m, cache, loaded, profiles); err != nil {
 		return tables, nil, err
 	}
 	others := otherSides{cache: cache, loaded: loaded}
@@ -115,15 +127,20 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 
 // markHoles sets every index of values that is not a legal canonical
 // position to value.Illegal, as a table fresh from the generator holds
-// it.
-func markHoles(ctx context.Context, space *index.Space, values [2]*value.Array) error {
+// it. Its progress (StageHoles) goes by king pair, over both sides.
+func markHoles(ctx context.Context, space *index.Space, values [2]*value.Array, progress func(retro.Progress)) error {
 	per := space.PerKingPair()
+	pairs := int64(space.KingPairs())
 	// One buffer per worker, not per king pair: a six-piece table's
 	// buffers add up to its size, garbage the collector would let pile up.
 	buffers := sync.Pool{New: func() any { legal := make([]bool, per); return &legal }}
 	for side := tb.White; side <= tb.Black; side++ {
 		codes := values[side].Codes()
-		err := parallel.For(ctx, int64(space.KingPairs()), 0, func(k int64) error {
+		before := int64(side) * pairs
+		done := func(finished int64) {
+			progress(retro.Progress{Stage: StageHoles, Done: before + finished, Total: 2 * pairs})
+		}
+		err := parallel.For(ctx, pairs, 0, func(k int64) error {
 			lo := uint64(k) * per
 			buf := buffers.Get().(*[]bool)
 			defer buffers.Put(buf)
@@ -136,7 +153,7 @@ func markHoles(ctx context.Context, space *index.Space, values [2]*value.Array) 
 				}
 			}
 			return nil
-		}, nil)
+		}, done)
 		if err != nil {
 			return err
 		}
@@ -149,7 +166,7 @@ func markHoles(ctx context.Context, space *index.Space, values [2]*value.Array) 
 // does not store by the values derived from the side it stores, as
 // loading the version-2 file would give them (holes included): one pass
 // per side to move derived.
-func deriveOthers(ctx context.Context, cache *store.Cache, tables map[probe.ID][2]*value.Array, profiles []honour.Rules) error {
+func deriveOthers(ctx context.Context, report Reporter, m tb.Material, cache *store.Cache, tables map[probe.ID][2]*value.Array, profiles []honour.Rules) error {
 	var checks [2][]retro.Check
 	var ids [2][]probe.ID
 	for id, values := range tables {
@@ -173,7 +190,13 @@ func deriveOthers(ctx context.Context, cache *store.Cache, tables map[probe.ID][
 		ids[side] = append(ids[side], id)
 	}
 	for side := range checks {
-		if err := retro.Derive(ctx, checks[side], tb.Color(side), retro.Options{}); err != nil {
+		if len(checks[side]) == 0 {
+			continue
+		}
+		report.Start(fmt.Sprintf("%s, %s to move:", m, tb.Color(side)))
+		err := retro.Derive(ctx, checks[side], tb.Color(side), retro.Options{Progress: report.Progress})
+		report.Stop()
+		if err != nil {
 			return err
 		}
 		for x, id := range ids[side] {
@@ -234,9 +257,16 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 	}
 	start := time.Now()
 	defer func() { res.Took = time.Since(start) }()
+	report.Start(name)
+	defer report.Stop()
+	// Loading and writing report their stage only; the passes that go
+	// by unit (king pairs, blocks) report each unit.
+	stage := func(s retro.Stage) { report.Progress(retro.Progress{Stage: s, Total: 1}) }
+	stage(StageCheckData)
 	if err := old.CheckData(); err != nil {
 		return res, values, err
 	}
+	stage(StageLoad)
 	values, err = old.LoadAll()
 	if err != nil {
 		return res, values, err
@@ -244,17 +274,19 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 	// A version-1 file stores copies of neighbouring values in its
 	// holes; marked as the generator marks them, they are filled as
 	// version 2 fills them, so the file is the one gen --format 2 writes.
-	if err := markHoles(ctx, old.Space, values); err != nil {
+	if err := markHoles(ctx, old.Space, values, report.Progress); err != nil {
 		return res, values, err
 	}
 	pending := path + PendingSuffix
+	stage(StageWrite)
 	if err := probe.WriteFileV2(pending, old.Space, old.Header.Metric, old.Header.Rules, values); err != nil {
 		return res, values, err
 	}
 	defer os.Remove(pending) // gone once renamed
-	if err := sameStoredValues(ctx, pending, values); err != nil {
+	if err := sameStoredValues(ctx, pending, values, report.Progress); err != nil {
 		return res, values, err
 	}
+	stage(StageChecksum)
 	sum, err := store.FileSHA256(pending)
 	if err != nil {
 		return res, values, err
@@ -301,15 +333,18 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 // set to value.Illegal, may differ: each format fills them to compress
 // best). It reads the file a block at a time, so the check holds no
 // second copy of the table.
-func sameStoredValues(ctx context.Context, path string, values [2]*value.Array) error {
+func sameStoredValues(ctx context.Context, path string, values [2]*value.Array, progress func(retro.Progress)) error {
 	f, err := probe.OpenFile(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	side, h := f.Header.StoredSide(), &f.Header
-	blocks := (h.Size + uint64(h.BlockSize) - 1) / uint64(h.BlockSize)
-	return parallel.For(ctx, int64(blocks), 0, func(k int64) error {
+	blocks := int64((h.Size + uint64(h.BlockSize) - 1) / uint64(h.BlockSize))
+	done := func(finished int64) {
+		progress(retro.Progress{Stage: StageReadBack, Done: finished, Total: blocks})
+	}
+	return parallel.For(ctx, blocks, 0, func(k int64) error {
 		lo := uint64(k) * uint64(h.BlockSize)
 		hi := min(lo+uint64(h.BlockSize), h.Size)
 		stored, err := f.Range(side, lo, hi, nil)
@@ -324,7 +359,7 @@ func sameStoredValues(ctx context.Context, path string, values [2]*value.Array) 
 			}
 		}
 		return nil
-	}, nil)
+	}, done)
 }
 
 // removeStaleWDL removes the WDL files of m in dir that were not made

@@ -5,11 +5,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -123,10 +126,10 @@ func TestSameStoredValuesFindsADifference(t *testing.T) {
 	defer old.Close()
 	values, err := old.LoadAll()
 	require.NoError(t, err)
-	require.NoError(t, markHoles(ctx, old.Space, values))
+	require.NoError(t, markHoles(ctx, old.Space, values, quiet{}.Progress))
 	path := filepath.Join(dir, "KRvK.v2.mtbm")
 	require.NoError(t, probe.WriteFileV2(path, old.Space, probe.DTM, "", values))
-	require.NoError(t, sameStoredValues(ctx, path, values), "holes differ, legal values agree")
+	require.NoError(t, sameStoredValues(ctx, path, values, quiet{}.Progress), "holes differ, legal values agree")
 
 	f, err := probe.OpenFile(path)
 	require.NoError(t, err)
@@ -146,7 +149,54 @@ func TestSameStoredValuesFindsADifference(t *testing.T) {
 	}
 	changed := values
 	changed[side] = value.ArrayOf(all)
-	err = sameStoredValues(ctx, path, changed)
+	err = sameStoredValues(ctx, path, changed, quiet{}.Progress)
 	require.Error(t, err)
 	require.Contains(t, err.Error(), p.FEN())
+}
+
+// stages records the stages a run reports, each once in a row, and the
+// furthest each came.
+type stages struct {
+	record
+	mu       sync.Mutex
+	seen     []retro.Stage
+	furthest map[retro.Stage]retro.Progress
+}
+
+func (s *stages) Progress(p retro.Progress) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := len(s.seen); n == 0 || s.seen[n-1] != p.Stage {
+		s.seen = append(s.seen, p.Stage)
+	}
+	if s.furthest == nil {
+		s.furthest = map[retro.Stage]retro.Progress{}
+	}
+	if p.Done >= s.furthest[p.Stage].Done {
+		s.furthest[p.Stage] = p
+	}
+}
+
+// A conversion reports each table's stages in order, the passes that go
+// by unit to their end, then the derivation of the other sides for the
+// WDL files: a long convert is never silent.
+func TestConvertReportsProgress(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	profiles := []honour.Rules{honour.ThaiRules}
+	m := tb.MustParseMaterial("KRvKN")
+	run := &Runner{Dir: dir, Threads: 2, Reference: RepositoryReferences(), Report: &record{}, Format: probe.Version}
+	require.NoError(t, run.Run(ctx, Plan([]tb.Material{m}, profiles)))
+	rec := &stages{}
+	tables, _, err := ConvertMaterial(ctx, rec, dir, m, profiles, RepositoryReferences())
+	require.NoError(t, err)
+	require.Len(t, tables, 2, "DTM and thai DTB")
+	perTable := []retro.Stage{StageCheckData, StageLoad, StageHoles, StageWrite, StageReadBack, StageChecksum}
+	want := slices.Concat(perTable, perTable, []retro.Stage{retro.StageDerive})
+	require.Equal(t, want, rec.seen)
+	for _, stage := range []retro.Stage{StageHoles, StageReadBack, retro.StageDerive} {
+		p := rec.furthest[stage]
+		require.Positive(t, p.Total, stage)
+		require.Equal(t, p.Total, p.Done, "%s reported to its end", stage)
+	}
 }
