@@ -80,16 +80,25 @@ func (t *Tables) keyOf(id ID) (fileKey, bool) {
 	if r < 0 {
 		return 0, false
 	}
-	k := fileKey(id.Game)<<40 | fileKey(r)<<48
-	for c, counts := range id.Material.Counts {
+	counts, over := packCounts(id.Material)
+	if over {
+		return 0, false
+	}
+	return counts | fileKey(id.Game)<<40 | fileKey(r)<<48, true
+}
+
+// packCounts returns bits 0–39 of m's key, and true when a count does not
+// fit in its four bits. It branches once, after the ten counts, as it
+// runs on every probe.
+func packCounts(m tb.Material) (k fileKey, over bool) {
+	var all uint8
+	for c, counts := range m.Counts {
 		for p, n := range counts {
-			if n > 15 {
-				return 0, false
-			}
+			all |= n
 			k |= fileKey(n) << (4 * (c*len(counts) + p))
 		}
 	}
-	return k, true
+	return k, all > 15
 }
 
 // add records the file of id at path (Open only).
@@ -251,7 +260,7 @@ func (t *Tables) locate(p *tb.Position, rules string) (site, *lazyFile, error) {
 // which spares checking it.
 func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFile, error), legal bool) (site, *lazyFile, error) {
 	m := tb.MaterialOf(p)
-	pieces := m.Pieces()
+	pieces := p.Occupied().Count() // m.Pieces() where both kings stand
 	switch {
 	case m.HasPawns():
 		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrPawns}
@@ -268,15 +277,16 @@ func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFil
 	}
 	// The canonical side of the material (index.Canonical, without
 	// counting the material again).
-	q, canon := *p, m
+	q, canon := p, m
 	if !m.IsCanonical() {
-		q, canon = p.ColorFlipped(), m.Flipped()
+		flipped := p.ColorFlipped()
+		q, canon = &flipped, m.Flipped()
 	}
 	lf, err := table(ID{Material: canon, Rules: rules, Game: p.Game()})
 	if lf == nil || err != nil {
 		return site{given: m}, nil, err
 	}
-	i, ok := lf.file.Space.Index(&q)
+	i, ok := lf.file.Space.Index(q)
 	if !ok {
 		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrIllegal}
 	}
