@@ -18,20 +18,25 @@ func valueText(pos *tb.Position, v value.Value) string {
 	side := pos.Side
 	switch {
 	case v.IsWin():
-		return fmt.Sprintf("%s mates in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
+		return fmt.Sprintf("%s mates in %d (%s)", side.Name(), v.Moves(), units.Plural(v.Plies(), "ply", "plies"))
 	case v.IsLoss() && v.Plies() == 0:
 		return fmt.Sprintf("%s is %s", side.Name(), pos.LostBy())
 	case v.IsLoss():
-		return fmt.Sprintf("%s is mated in %d (%d plies)", side.Name(), v.Moves(), v.Plies())
+		return fmt.Sprintf("%s is mated in %d (%s)", side.Name(), v.Moves(), units.Plural(v.Plies(), "ply", "plies"))
 	}
 	return "draw"
 }
 
 // WriteProbeText writes what the probe command prints: the position's
-// result under r, then each move's, best first.
-func WriteProbeText(w io.Writer, pos *tb.Position, j probe.Root, r *honour.Rules) {
-	v := j.Position.Value
-	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", pos.Game().MaterialName(tb.MaterialOf(pos)), pos.Side.Name(), valueText(pos, v), j.Position.Category)
+// result under r (with the count as players call it when announce says
+// so), then each move's, best first under the count. Where the count is
+// board's honour and a goal other than the mate decides, the goal's
+// distance is shown beside the mate's.
+func WriteProbeText(w io.Writer, pos *tb.Position, j probe.Root, r *honour.Rules, announce honour.Announcement) {
+	fmt.Fprintf(w, "%s  %s to move\n%s (%s)\n", pos.Game().MaterialName(tb.MaterialOf(pos)), pos.Side.Name(), headline(pos, j.Position), j.Position.Category)
+	if called := j.Position.Count.Called(announce, r.Unit); called != "" {
+		fmt.Fprintf(w, "The count called aloud, counting %s: %s.\n", announce, called)
+	}
 	if !j.Position.Exact {
 		fmt.Fprintf(w, "Cannot tell the result under the %s count without the board's-honour table %s (makruktb gen makes it): the categories are the plain DTM results\n",
 			r.Name, probe.BoardFileName(tb.MaterialOf(pos), r.Name))
@@ -40,6 +45,7 @@ func WriteProbeText(w io.Writer, pos *tb.Position, j probe.Root, r *honour.Rules
 		return
 	}
 	fmt.Fprintln(w)
+	goals := false
 	for _, m := range j.Moves {
 		mv := m.After.Value.Negate()
 		var text string
@@ -49,9 +55,36 @@ func WriteProbeText(w io.Writer, pos *tb.Position, j probe.Root, r *honour.Rules
 		case mv.IsLoss():
 			text = fmt.Sprintf("mated in %d", mv.Moves())
 		}
+		if g, ok := m.GoalPlies(); ok {
+			text += fmt.Sprintf(", goal in %d", movesOf(g))
+			goals = true
+		}
 		fmt.Fprintf(w, "  %-6s %-13s %s\n", m.Move, m.After.Category.Opposite(), text)
 	}
+	if goals {
+		fmt.Fprintln(w, "\ngoal: mate, or a capture of the last piece into a pieces' count that still wins; under board's honour the quickest goal decides")
+	}
 }
+
+// headline describes the value of pos for its side to move, and where
+// board's honour judges it by a goal other than the mate, that goal's
+// distance: "White mates in 21 (41 plies) without the count; White's goal
+// in 26 (51 plies)".
+func headline(pos *tb.Position, j honour.Judgement) string {
+	text := valueText(pos, j.Value)
+	if !j.DTB.IsMate() || j.DTB == j.Value {
+		return text
+	}
+	winner := pos.Side
+	if j.DTB.IsLoss() {
+		winner = winner.Other()
+	}
+	return fmt.Sprintf("%s without the count; %s's goal in %d (%s)", text, winner.Name(), movesOf(j.DTB.Plies()), units.Plural(j.DTB.Plies(), "ply", "plies"))
+}
+
+// movesOf returns a distance in plies as the winner's moves: a win in
+// 2n−1 plies and a loss in 2n plies are both n moves.
+func movesOf(plies int) int { return (plies + 1) / 2 }
 
 // WriteLineText writes what the line command prints: the count-aware
 // optimal line from pos under r, a move per line (in coordinates and in

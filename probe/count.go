@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"slices"
+
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
@@ -45,10 +47,10 @@ func (t *Tables) JudgeUnder(p *tb.Position, v value.Value, c honour.Count, r *ho
 // every legal move judged by the position after it, and the best of them.
 type Root struct {
 	Position honour.Judgement
-	// Moves are best first as Moves orders them (quickest win first).
+	// Moves are best first under the count (SortJudged).
 	Moves []JudgedMove
-	// Best indexes the mover's best move under the count (BestJudged),
-	// -1 when there are no moves.
+	// Best indexes the mover's best move under the count: 0, or -1 when
+	// there are no moves.
 	Best int
 }
 
@@ -67,8 +69,8 @@ func (t *Tables) Root(p *tb.Position, r *honour.Rules) (Root, error) {
 	return Root{Position: j, Moves: moves, Best: BestJudged(moves)}, nil
 }
 
-// JudgedMoves returns every legal move of p, best first as Moves orders
-// them, with the position after each judged under the count that follows
+// JudgedMoves returns every legal move of p, best first under the count
+// (SortJudged), with the position after each judged under the count that follows
 // the move (DTB read where the count is board's honour).
 func (t *Tables) JudgedMoves(p *tb.Position, r *honour.Rules) ([]JudgedMove, error) {
 	moves, err := t.Moves(p)
@@ -86,8 +88,9 @@ func (t *Tables) judgeMoves(p *tb.Position, c honour.Count, moves []MoveResult, 
 		if err != nil {
 			return nil, err
 		}
-		out[i] = JudgedMove{m.Move, j}
+		out[i] = JudgedMove{Move: m.Move, After: j, ReachesGoal: ReachesGoal(p, &q, c, j)}
 	}
+	SortJudged(out)
 	return out, nil
 }
 
@@ -97,25 +100,84 @@ func (t *Tables) judgeMoves(p *tb.Position, c honour.Count, moves []MoveResult, 
 type JudgedMove struct {
 	Move  tb.Move
 	After honour.Judgement
+	// ReachesGoal is set when the move is itself a board's-honour goal: a
+	// capture of the opponent's last piece, made under a board's count,
+	// into a win inside the fresh pieces' count (ReachesGoal).
+	ReachesGoal bool
 }
 
-// BestJudged returns the index of the mover's best move among moves in the
-// order Tables.Moves gives them (quickest win first, longest loss last):
-// the best category under the count; within it, the quickest goal (or the
-// longest resistance) by DTB where the count is board's honour, else the
-// first — the quickest mate or the longest loss. So: the quickest win
-// inside the count, else the quickest cursed win, a draw, or the longest
-// resistance. It returns -1 when there are no moves.
+// ReachesGoal reports whether the move from p (count c) to q, judged j
+// after it, is a capture that bares the side to move in q under a board's
+// count into a win inside the fresh pieces' count: a board's-honour goal
+// reached, as a mate is.
+func ReachesGoal(p, q *tb.Position, c honour.Count, j honour.Judgement) bool {
+	return c.Kind == honour.BoardCount && j.Category == honour.Loss &&
+		honour.HasBoardHonour(tb.MaterialOf(p)) && !honour.HasBoardHonour(tb.MaterialOf(q))
+}
+
+// Goal returns the mover's distance to the goal that orders wins and
+// losses under the count, as a value from the mover's point of view: one
+// ply for a move that reaches a board's-honour goal, the board's-honour
+// distance where the position after the move has one, else the mate
+// distance (under pieces' honour, or without a count, the mate is the
+// goal).
+func (m JudgedMove) Goal() value.Value {
+	switch {
+	case m.ReachesGoal:
+		return value.MatedIn(0).Negate()
+	case m.After.DTB.IsMate():
+		return m.After.DTB.Negate()
+	}
+	return m.After.Value.Negate()
+}
+
+// GoalPlies returns the mover's distance in plies to its goal and true
+// when the goal is not the mate itself: what a list of moves shows beside
+// the mate distance, as it decides the move's place.
+func (m JudgedMove) GoalPlies() (int, bool) {
+	g := m.Goal()
+	if !g.IsMate() || g == m.After.Value.Negate() {
+		return 0, false
+	}
+	return g.Plies(), true
+}
+
+// judgedBefore is the order of moves for the mover under the count: the
+// better category first (win, cursed-win, draw, blessed-loss, loss);
+// among wins inside the count the quickest goal, among losses the
+// longest resistance to it (Goal); otherwise the order the moves came in
+// (Tables.Moves: the quickest mate first, the longest loss last).
+func judgedBefore(a, b JudgedMove) int {
+	ca, cb := a.After.Category.Opposite(), b.After.Category.Opposite()
+	switch {
+	case ca.Better(cb):
+		return -1
+	case cb.Better(ca):
+		return 1
+	case ca == honour.Win || ca == honour.Loss:
+		return -value.Compare(a.Goal(), b.Goal())
+	}
+	return 0
+}
+
+// SortJudged orders moves best first for the mover under the count
+// (judgedBefore), keeping the given order among equals: after it
+// BestJudged(moves) is 0. Every list of judged moves the project shows
+// (probe, the API, the C library, the explorer) is in this order.
+func SortJudged(moves []JudgedMove) {
+	slices.SortStableFunc(moves, judgedBefore)
+}
+
+// BestJudged returns the index of the mover's best move among moves given
+// in the order Tables.Moves gives them (quickest win first, longest loss
+// last): the first in the order SortJudged makes. So: the quickest win
+// inside the count (by its goal where the count is board's honour), else
+// the quickest cursed win, a draw, or the longest resistance. It returns
+// -1 when there are no moves.
 func BestJudged(moves []JudgedMove) int {
 	best := -1
 	for i, m := range moves {
-		if best < 0 {
-			best = i
-			continue
-		}
-		a, b := m.After, moves[best].After
-		ca, cb := a.Category.Opposite(), b.Category.Opposite()
-		if ca.Better(cb) || ca == cb && a.DTB.IsMate() && b.DTB.IsMate() && value.Compare(a.DTB.Negate(), b.DTB.Negate()) > 0 {
+		if best < 0 || judgedBefore(m, moves[best]) < 0 {
 			best = i
 		}
 	}

@@ -135,6 +135,7 @@ func (o *Oracle) judgedMoves(p *tb.Position, c Count, d *Dialect, depth int) ([]
 	if err != nil {
 		return nil, err
 	}
+	before, known := d.honourCount(p, c)
 	out := make([]probe.JudgedMove, len(moves))
 	for i, m := range moves {
 		q := p.Play(m.Move)
@@ -142,7 +143,7 @@ func (o *Oracle) judgedMoves(p *tb.Position, c Count, d *Dialect, depth int) ([]
 		if err != nil {
 			return nil, err
 		}
-		out[i] = probe.JudgedMove{Move: m.Move, After: j}
+		out[i] = probe.JudgedMove{Move: m.Move, After: j, ReachesGoal: known && probe.ReachesGoal(p, &q, before, j)}
 	}
 	return out, nil
 }

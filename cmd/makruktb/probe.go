@@ -50,7 +50,7 @@ func probePosition(cmd *cobra.Command, dir, rulesName, gameName string, args []s
 }
 
 func newProbeCommand() *cobra.Command {
-	var dir, rulesName, game string
+	var dir, rulesName, game, announce string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "probe [--rules R] [--tables DIR] [--json] FEN",
@@ -58,7 +58,9 @@ func newProbeCommand() *cobra.Command {
 		Long: `Show a position's mate distance and its category under the honour count
 of the rules (win, cursed-win, draw, blessed-loss, loss: cursed and blessed
 where the count turns the mate into a draw), then every legal move, best
-first for the side to move, with the same for the position after it. The
+first for the side to move under the count (wins inside the count by
+their quickest goal, then cursed wins, draws, blessed losses, losses by
+the longest resistance), with the same for the position after it. The
 FEN's count fields give the running count ("-": it starts now). --json
 prints a document in the conventions of the lichess tablebase API.
 Exit status: 0 with an answer, 1 on an error (a bad FEN, an illegal
@@ -67,6 +69,10 @@ position, a table the directory does not hold).`,
   makruktb probe --json "8/8/8/8/8/2k5/1R6/K7 w - - 0 1"`,
 		Args: needFEN,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			announcement, err := honour.ParseAnnouncement(announce)
+			if err != nil {
+				return fmt.Errorf("--%v", err)
+			}
 			pr, err := probePosition(cmd, dir, rulesName, game, args)
 			if err != nil {
 				return err
@@ -79,13 +85,14 @@ position, a table the directory does not hold).`,
 			if asJSON {
 				return api.WriteJSON(cmd.OutOrStdout(), api.NewProbe(&pr.pos, judged, &pr.rules))
 			}
-			api.WriteProbeText(cmd.OutOrStdout(), &pr.pos, judged, &pr.rules)
+			api.WriteProbeText(cmd.OutOrStdout(), &pr.pos, judged, &pr.rules, announcement)
 			return nil
 		},
 	}
 	addTablesFlag(cmd, &dir)
 	addRulesFlag(cmd, &rulesName)
 	addGameFlag(cmd, &game)
+	addAnnounceFlag(cmd, &announce)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (lichess tablebase API conventions)")
 	return cmd
 }
