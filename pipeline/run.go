@@ -151,6 +151,15 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	if err := RemoveStale(r.Report, r.Dir, r.Scratch); err != nil {
 		return err
 	}
+	// The directory records the custom profiles its files are made under
+	// (store.RecordProfile), before any file of theirs is written.
+	for _, j := range jobs {
+		if j.Rules != nil {
+			if err := store.RecordProfile(r.Dir, j.Rules); err != nil {
+				return err
+			}
+		}
+	}
 	// The value arrays are most of the heap and hold no pointers: collect
 	// garbage early rather than let the heap double past them.
 	debug.SetGCPercent(20)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,11 +83,20 @@ func (v *Verifier) rules(name string) (*honour.Rules, error) {
 	return nil, fmt.Errorf("rules %q: not a built-in profile (%s); give its profile file (verify --rules FILE.json)", name, honour.BuiltinNames())
 }
 
-// Verify checks the tables ids, a material at a time, and returns how many
-// failed; each is reported by a line (Report.Print). An error means the
+// Tally counts the files a verification looked at: every table and WDL
+// file checked, those that failed, and those it could not check because
+// a file they are made from failed.
+type Tally struct {
+	Files, Failed, Unchecked int
+}
+
+// Verify checks the tables ids, a material at a time, with the WDL files
+// of each material whose DTM table is among them, and returns the tally
+// of files; each is reported by a line (Report.Print). An error means the
 // work could not go on (interrupted, or a material refused before any
 // work).
-func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (failed int, err error) {
+func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (tally Tally, err error) {
+	tally.Files = len(ids)
 	if v.Report == nil {
 		v.Report = quiet{}
 	}
@@ -97,58 +107,83 @@ func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (failed int, err 
 		v.freeDisk = retro.FreeDisk
 	}
 	if err := RemoveStale(v.Report, v.Dir, v.Scratch); err != nil {
-		return 0, err
+		return tally, err
 	}
 	if v.sums, err = store.ReadChecksums(v.Dir); err != nil {
-		return 0, err
+		return tally, err
+	}
+	if err := v.addRecordedProfiles(); err != nil {
+		return tally, err
 	}
 	v.cache = store.NewCache(v.Dir, 5)
 	for i := range v.Profiles {
 		v.cache.AddRules(&v.Profiles[i]) // to derive the side a version-2 file does not store
 	}
 	for _, group := range byMaterial(ids) {
-		n, err := v.material(ctx, group)
-		failed += n
+		failedIDs, err := v.material(ctx, group)
+		tally.Failed += len(failedIDs)
 		if err != nil {
-			return failed, err
+			return tally, err
 		}
 		if group[0].Rules == "" && group[0].Game == tb.Makruk { // the material's DTM table: its WDL files too
-			n, err := v.wdlFiles(ctx, group[0].Material)
-			failed += n
+			t, err := v.wdlFiles(ctx, group[0].Material, failedIDs)
+			tally.Files += t.Files
+			tally.Failed += t.Failed
+			tally.Unchecked += t.Unchecked
 			if err != nil {
-				return failed, err
+				return tally, err
 			}
 		}
 	}
-	return failed, nil
+	return tally, nil
+}
+
+// addRecordedProfiles adds to Profiles the custom profiles the directory
+// records (store.RecordProfile) that --rules did not give; one given
+// under a recorded name must be the same rules.
+func (v *Verifier) addRecordedProfiles() error {
+	recorded, err := store.RecordedProfiles(v.Dir)
+	if err != nil {
+		return err
+	}
+	for _, r := range recorded {
+		i := slices.IndexFunc(v.Profiles, func(p honour.Rules) bool { return p.Name == r.Name })
+		switch {
+		case i < 0:
+			v.Profiles = append(v.Profiles, r)
+		case !store.SameRules(&v.Profiles[i], &r):
+			return fmt.Errorf("--rules: the profile %s differs from the one %s records, under which its files were made", r.Name, store.ProfileFile(v.Dir, r.Name))
+		}
+	}
+	return nil
 }
 
 // material checks tables of one material: each file's checksums, then
 // the values of every table that passed them, in one pass
 // (retro.VerifyTogether), or out of core in as few passes as the scratch
-// disk allows. It prints a line per table and returns how many failed; an
-// error means the pass was interrupted or could not start.
-func (v *Verifier) material(ctx context.Context, ids []probe.ID) (int, error) {
+// disk allows. It prints a line per table and returns those that failed;
+// an error means the pass was interrupted or could not start.
+func (v *Verifier) material(ctx context.Context, ids []probe.ID) ([]probe.ID, error) {
 	outOfCore, err := v.outOfCore(ids)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if !outOfCore {
 		return v.pass(ctx, ids, false)
 	}
 	runs, err := v.byDisk(ids)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	how := "one pass"
 	if len(runs) > 1 {
 		how = fmt.Sprintf("%d passes, the scratch disk holding %d of its %d tables at a time", len(runs), len(runs[0]), len(ids))
 	}
 	v.Report.Print(fmt.Sprintf("%-15s out of core: the values in scratch files in %s, %s (held whole they would pass --memory %s)", ids[0].Material, v.Scratch, how, units.Bytes(v.Memory)))
-	failed := 0
+	var failed []probe.ID
 	for _, run := range runs {
-		n, err := v.pass(ctx, run, true)
-		failed += n
+		f, err := v.pass(ctx, run, true)
+		failed = append(failed, f...)
 		if err != nil {
 			return failed, err
 		}
@@ -184,14 +219,14 @@ func (v *Verifier) byDisk(ids []probe.ID) ([][]probe.ID, error) {
 
 // pass checks tables of one material in one pass: each file's checksums,
 // then the values of every table that passed them (retro.VerifyTogether),
-// whole or out of core.
-func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) (int, error) {
+// whole or out of core. It returns the tables that failed.
+func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]probe.ID, error) {
 	dir := v.Dir
 	start := time.Now()
-	failed := 0
+	var failed []probe.ID
 	fail := func(id probe.ID, err error) {
-		v.Report.Print(fmt.Sprintf("%-15s FAILED: %v", id, err))
-		failed++
+		v.Report.Print(fmt.Sprintf("%-22s FAILED: %v", id, err))
+		failed = append(failed, id)
 	}
 	var passed []probe.ID
 	var checks []retro.Check
@@ -227,9 +262,9 @@ func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) (in
 		case errs[x] != nil:
 			fail(id, errs[x])
 		case x == 0:
-			v.Report.Print(fmt.Sprintf("%-15s ok  checksum and every value  %.1fs", id, time.Since(start).Seconds()))
+			v.Report.Print(fmt.Sprintf("%-22s ok  checksum and every value  %.1fs", id, time.Since(start).Seconds()))
 		default:
-			v.Report.Print(fmt.Sprintf("%-15s ok  checksum and every value  (same pass)", id))
+			v.Report.Print(fmt.Sprintf("%-22s ok  checksum and every value  (same pass)", id))
 		}
 		if err == nil && errs[x] == nil {
 			if err := store.MarkVerified(dir, id, fileSums[x]); err != nil {

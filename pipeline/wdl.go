@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/makruktb/makruktb/internal/atomicfile"
@@ -84,6 +83,9 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 		return res, err
 	}
 	defer unlock()
+	if err := store.RecordProfile(dir, r); err != nil {
+		return res, err
+	}
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return res, &probe.MissingError{Material: m.String(), Dir: dir}
@@ -286,30 +288,39 @@ func fileSize(path string) (int64, error) {
 
 // wdlFiles checks the WDL files of m in the directory: each file's SHA-256
 // against the directory's record and the reference, then every category
-// recomputed from the DTM and DTB files it was made from. It prints a line
-// per file and returns how many failed.
-func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material) (int, error) {
-	paths, err := filepath.Glob(filepath.Join(v.Dir, m.String()+".*"+probe.WDL.Extension()))
+// recomputed from the DTM and DTB files it was made from. A file made from
+// a table among failed is not checked (the line names that table). It
+// prints a line per file and returns their tally.
+func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material, failed []probe.ID) (Tally, error) {
+	var tally Tally
+	_, all, err := probe.ScanAll(v.Dir)
 	if err != nil {
-		return 0, err
+		return tally, err
 	}
-	failed := 0
-	for _, path := range paths {
-		name := filepath.Base(path)
-		rulesName := strings.TrimSuffix(strings.TrimPrefix(name, m.String()+"."), probe.WDL.Extension())
+	for _, id := range all {
+		if id.Material != m || id.Game != tb.Makruk {
+			continue
+		}
+		tally.Files++
+		name := probe.WDLFileName(m, id.Rules)
+		if i := slices.IndexFunc(failed, func(f probe.ID) bool { profile, _ := f.Profile(); return f.Rules == "" || profile == id.Rules }); i >= 0 {
+			v.Report.Print(fmt.Sprintf("%-22s not checked: made from %s, which failed", name, failed[i].FileName()))
+			tally.Unchecked++
+			continue
+		}
 		start := time.Now()
-		err := v.checkWDL(ctx, path, m, rulesName)
+		err := v.checkWDL(ctx, filepath.Join(v.Dir, name), m, id.Rules)
 		if ctx.Err() != nil {
-			return failed, ctx.Err()
+			return tally, ctx.Err()
 		}
 		if err != nil {
 			v.Report.Print(fmt.Sprintf("%-22s FAILED: %v", name, err))
-			failed++
+			tally.Failed++
 			continue
 		}
 		v.Report.Print(fmt.Sprintf("%-22s ok  checksum and every category from its tables  %.1fs", name, time.Since(start).Seconds()))
 	}
-	return failed, nil
+	return tally, nil
 }
 
 func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rulesName string) error {

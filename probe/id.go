@@ -121,8 +121,11 @@ func Scan(dir string) ([]ID, error) {
 	return tables, err
 }
 
-// scan is Scan that also lists the WDL files, each by the ID of the
+// ScanAll is Scan that also lists the WDL files, each by the ID of the
 // material and rule profile it answers for (as a DTB table's ID).
+func ScanAll(dir string) (tables, wdl []ID, err error) { return scan(dir) }
+
+// scan is ScanAll.
 func scan(dir string) (tables, wdl []ID, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

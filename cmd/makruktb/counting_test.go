@@ -33,10 +33,29 @@ func TestCounterMateProfile(t *testing.T) {
 	for _, name := range []string{"KRvKN.texts ", "KRvKN.texts@white ", "KRvKN.texts@black ", "KRvKN.texts.mtbw "} {
 		require.Regexp(t, name+` *ok`, out)
 	}
-	out, err = run(t, "verify", "--tables", dir, "KRvKN")
+	// The directory records the profile its files were made under: plain
+	// verify checks them all, its DTB files too (issue 58.4).
+	require.FileExists(t, filepath.Join(dir, "texts.rules.json"))
+	for _, args := range [][]string{{"KRvKN"}, {}} {
+		out, err = run(t, append([]string{"verify", "--tables", dir}, args...)...)
+		require.NoError(t, err, out)
+		for _, name := range []string{"KRvKN.texts ", "KRvKN.texts@white ", "KRvKN.texts@black ", "KRvKN.texts.mtbw "} {
+			require.Regexp(t, name+` *ok`, out)
+		}
+	}
+	require.Regexp(t, `KNvK.texts.mtbw +ok`, out)
+	// Without the record (a directory made before it), every file of the
+	// profile fails, named, and verify exits non-zero; --pending lists them.
+	require.NoError(t, os.Remove(filepath.Join(dir, "texts.rules.json")))
+	out, err = run(t, "verify", "--tables", dir)
 	require.Error(t, err)
-	require.Contains(t, out, `KRvKN.texts.mtbw       FAILED: cannot tell its rules: rules "texts": not a built-in profile`)
+	require.Contains(t, out, `KRvK.texts.mtbw        FAILED: cannot tell its rules: rules "texts": not a built-in profile`)
 	require.Contains(t, out, "give its profile file (verify --rules FILE.json)")
+	for _, name := range []string{"KRvKN.texts", "KRvKN.texts@white", "KRvKN.texts@black"} {
+		require.Regexp(t, name+` +FAILED: .*rule profile "texts" is needed`, out)
+	}
+	require.Contains(t, out, "KRvKN.texts.mtbw       not checked: made from KRvKN.texts.mtbb, which failed")
+	require.EqualError(t, err, "5 of 9 files failed verification; 1 not checked, as a file they are made from failed", out)
 	_, err = run(t, "verify", "--tables", dir, "--rules", "thai", "KRvKN")
 	require.ErrorContains(t, err, "--rules: thai: a built-in profile")
 

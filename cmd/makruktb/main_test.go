@@ -80,8 +80,32 @@ func TestVerifyDetectsTampering(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	out, err := run(t, "verify", "--tables", dir, "KRvK")
 	require.Error(t, err)
-	require.Contains(t, out, "KRvK            FAILED: ")
+	require.Contains(t, out, "KRvK                   FAILED: ")
 	require.Contains(t, out, "SHA-256")
+	require.EqualError(t, err, "1 of 1 file failed verification")
+}
+
+// A truncated DTM table is the file named; the WDL files made from it are
+// intact and not blamed, but not checked either (issue 58.3), and the
+// summary counts files (58.2).
+func TestVerifyNamesTheDamagedFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece tables")
+	}
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "KRvKN")
+	require.NoError(t, err)
+	path := filepath.Join(dir, "KRvKN.mtbm")
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(path, info.Size()/2))
+	out, err := run(t, "verify", "--tables", dir, "KRvKN")
+	require.Regexp(t, `KRvKN +FAILED: .*KRvKN.mtbm`, out)
+	for _, name := range []string{"KRvKN.thai.mtbw", "KRvKN.cambodian.mtbw"} {
+		require.Regexp(t, name+` +not checked: made from KRvKN.mtbm, which failed`, out)
+	}
+	require.NotRegexp(t, `mtbw +FAILED`, out)
+	require.EqualError(t, err, "1 of 5 files failed verification; 2 not checked, as a file they are made from failed", out)
 }
 
 // A run stopped after writing a table but before recording its checksum
@@ -401,7 +425,7 @@ func TestBoardHonour(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.Error(t, err)
-	require.Contains(t, out, "KRvKN.thai      FAILED: ")
+	require.Contains(t, out, "KRvKN.thai             FAILED: ")
 }
 
 // verify names what is wrong with a table argument before reading any file.
@@ -595,7 +619,7 @@ func TestVerifyOutOfCore(t *testing.T) {
 	_, err = run(t, "gen", "--tables", v2, "--dtb", "none", "KRvKN")
 	require.NoError(t, err)
 	out, err = run(t, "verify", "--tables", v2, "--memory", "1MiB", "--scratch", scratch, "KRvKN")
-	require.ErrorContains(t, err, "1 of 1 tables failed verification")
+	require.ErrorContains(t, err, "1 of 1 file failed verification")
 	require.Contains(t, out, "KRvKN.mtbm: a version-2 file (one side to move stored) is verified in memory only")
 }
 

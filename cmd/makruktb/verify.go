@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/makruktb/makruktb/api"
+	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
@@ -69,14 +72,11 @@ Exits non-zero on any mismatch, naming the position.`,
 			}
 			v := &pipeline.Verifier{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Reference: referenceChecksums(),
 				Report: &printer{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}, Profiles: custom}
-			failed, err := v.Verify(cmd.Context(), ids)
+			tally, err := v.Verify(cmd.Context(), ids)
 			if err != nil {
 				return err
 			}
-			if failed > 0 {
-				return fmt.Errorf("%d of %d tables failed verification", failed, len(ids))
-			}
-			return nil
+			return tallyError(tally)
 		},
 	}
 	addTablesFlag(cmd, &dir)
@@ -87,6 +87,19 @@ Exits non-zero on any mismatch, naming the position.`,
 	cmd.Flags().StringVar(&profileFiles, "rules", "", "profile files (comma-separated) whose DTB and WDL files to check besides the built-in profiles'")
 	addGameFlag(cmd, &game)
 	return cmd
+}
+
+// tallyError says how many of the files verify looked at failed, and how
+// many it could not check; nil when every one passed.
+func tallyError(t pipeline.Tally) error {
+	if t.Failed == 0 && t.Unchecked == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("%d of %s failed verification", t.Failed, units.Plural(t.Files, "file", "files"))
+	if t.Unchecked > 0 {
+		msg += fmt.Sprintf("; %d not checked, as a file they are made from failed", t.Unchecked)
+	}
+	return errors.New(msg)
 }
 
 // customProfiles reads a comma-separated list of profile files ("" for
@@ -118,6 +131,10 @@ func verifyTargets(g tb.Game, dir string, args []string, custom []honour.Rules) 
 		return gameTargets(g, dir, args)
 	}
 	var ids []probe.ID
+	present, err := probe.Scan(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	if len(args) == 0 {
 		materials, err := tablesIn(dir)
 		if err != nil {
@@ -150,11 +167,11 @@ func verifyTargets(g tb.Game, dir string, args []string, custom []honour.Rules) 
 			continue
 		}
 		ids = append(ids, probe.DTMID(m))
-		for _, r := range append(honour.BuiltinRules(), custom...) {
-			for _, v := range r.Variants(m) {
-				if id := probe.BoardID(m, r.Name, v); r.BoardPlies > 0 && store.Present(dir, id) {
-					ids = append(ids, id)
-				}
+		// Every DTB file of m in the directory, whatever its profile: one
+		// verify cannot tell the rules of fails, and says so.
+		for _, id := range present {
+			if id.Material == m && id.Rules != "" && id.Game == tb.Makruk {
+				ids = append(ids, id)
 			}
 		}
 	}
