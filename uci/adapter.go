@@ -169,6 +169,12 @@ func (a *Adapter) handle(line string) (quit bool, err error) {
 	}
 	switch words[0] {
 	case "quit":
+		// A search held back (go infinite) ends with its bestmove, as
+		// Fairy-Stockfish's own does on quit.
+		if a.pending != "" {
+			a.println(a.pending)
+			a.pending = ""
+		}
 		return true, a.Engine.Send(line)
 	case "isready":
 		a.expectReady(false)

@@ -157,10 +157,16 @@ func TestAdapter(t *testing.T) {
 	// engine's output, is not relayed: only the client's readyok is.
 	require.Equal(t, 1, strings.Count(out.since(0), "readyok"), out.since(0))
 
+	// quit during go infinite: the held bestmove comes first (issue 58.11).
+	send(t, client, "position fen k7/8/1K6/8/8/8/8/7R w - - 0 1")
+	send(t, client, "go infinite")
+	m = out.waitFor(t, m+1, "info depth 1")
+	require.NotContains(t, out.since(m), "bestmove")
 	send(t, client, "quit")
 	select {
 	case err := <-done:
 		require.NoError(t, err)
+		require.Contains(t, out.since(m), "bestmove h1h8")
 	case <-time.After(10 * time.Second):
 		t.Fatal("the adapter did not end on quit")
 	}

@@ -1,25 +1,30 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/match"
+	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/uci"
 )
 
 func newUCICommand() *cobra.Command {
 	var dir, engine string
 	cmd := &cobra.Command{
-		Use:   "uci --engine CMD [--tables DIR]",
+		Use:   "uci --engine PROGRAM [--tables DIR] [-- ENGINE ARGUMENTS]",
 		Short: "A UCI engine that plays the tables' count-aware moves in front of another engine",
 		Long: `Speak UCI on standard input and output in Fairy-Stockfish's dialect, in
-front of the engine CMD (a command line, e.g. /usr/games/fairy-stockfish).
+front of the engine PROGRAM (e.g. /usr/games/fairy-stockfish; its own
+arguments, if any, after --).
 Every command goes to the engine and every line it prints comes back,
 except "go" in a position the tables hold: with UCI_Variant makruk or
 cambodian, no pawns, a table for the material and (cambodian) no king's or
@@ -35,11 +40,11 @@ after each move by its rules. If the engine exits, so does the adapter,
 with the engine's status as an error.`,
 		Example: `  makruktb uci --engine /usr/games/fairy-stockfish --tables data
   printf 'uci\nisready\nquit\n' | makruktb uci --engine fairy-stockfish`,
-		Args: cobra.NoArgs,
+		Args: engineArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			argv := strings.Fields(engine)
-			if len(argv) == 0 {
-				return errors.New("--engine: name the engine to wrap, e.g. --engine /usr/games/fairy-stockfish")
+			argv, err := engineCommand(engine, args, "wrap")
+			if err != nil {
+				return err
 			}
 			t, err := openTables(dir)
 			if err != nil {
@@ -55,8 +60,54 @@ with the engine's status as an error.`,
 		},
 	}
 	addTablesFlag(cmd, &dir)
-	cmd.Flags().StringVar(&engine, "engine", "", "the engine to wrap: its command line, split at spaces (required)")
+	cmd.Flags().StringVar(&engine, "engine", "", "the engine program to wrap (required; its arguments after --)")
 	return cmd
+}
+
+// engineArgs accepts arguments only after --: the engine's own.
+func engineArgs(cmd *cobra.Command, args []string) error {
+	if dash := cmd.ArgsLenAtDash(); (dash < 0 && len(args) > 0) || dash > 0 {
+		return fmt.Errorf("unexpected argument %q: the engine's own arguments go after --", args[0])
+	}
+	return nil
+}
+
+// engineCommand returns the engine's command line: the program --engine
+// names (a path with spaces in it included), then the arguments given
+// after --. A --engine with spaces that names no program is refused
+// with the way to give arguments.
+func engineCommand(engine string, args []string, what string) ([]string, error) {
+	if engine == "" {
+		return nil, fmt.Errorf("--engine: name the engine to %s, e.g. --engine /usr/games/fairy-stockfish", what)
+	}
+	if strings.ContainsAny(engine, " \t") {
+		if _, err := exec.LookPath(engine); err != nil {
+			return nil, fmt.Errorf("--engine %q: no such program; give the engine's own arguments after --, e.g. --engine %s -- %s", engine, strings.Fields(engine)[0], strings.Join(strings.Fields(engine)[1:], " "))
+		}
+	}
+	return append([]string{engine}, args...), nil
+}
+
+// requireTables says which table of m a match under rules r needs that
+// dir does not hold: its DTM table, and its DTB tables where the count is
+// board's honour.
+func requireTables(dir string, m tb.Material, r *honour.Rules) error {
+	need := []probe.ID{probe.DTMID(m)}
+	if honour.HasBoardHonour(m) && r.BoardPlies > 0 {
+		for _, v := range r.Variants(m) {
+			need = append(need, probe.BoardID(m, r.Name, v))
+		}
+	}
+	for _, id := range need {
+		if !store.Present(dir, id) {
+			how := "makruktb gen " + m.String()
+			if id.Rules != "" {
+				how = "makruktb gen --dtb " + r.Name + " " + m.String()
+			}
+			return fmt.Errorf("--materials: table %s not found in %s (%s makes it)", id.FileName(), dir, how)
+		}
+	}
+	return nil
 }
 
 // defaultMatchMaterials are the materials of the engine issue's
@@ -70,9 +121,10 @@ func newMatchCommand() *cobra.Command {
 	var seed uint64
 	var movetime time.Duration
 	cmd := &cobra.Command{
-		Use:   "match --engine CMD [--tables DIR] [flags]",
+		Use:   "match --engine PROGRAM [--tables DIR] [flags] [-- ENGINE ARGUMENTS]",
 		Short: "Play an engine against the tables: does it win inside the count, and hold when the count saves it?",
-		Long: `Play the engine CMD (a UCI command line) from positions sampled at random
+		Long: `Play the UCI engine PROGRAM (its own arguments, if any, after --) from
+positions sampled at random
 (seeded) from the tables, with the honour count running as Fairy-Stockfish
 keeps it, and the tables playing the other side:
 
@@ -89,12 +141,12 @@ tables no longer gave it its goal. Progress goes to standard error.
 Exit status: 0 when every game was converted or held, 2 when some were not,
 1 on an error (the engine died, a table is missing).`,
 		Example: `  makruktb match --engine /usr/games/fairy-stockfish --movetime 100ms
-  makruktb match --engine "makruktb uci --engine /usr/games/fairy-stockfish" --positions 20 --movetime 50ms`,
-		Args: cobra.NoArgs,
+  makruktb match --engine makruktb --positions 20 --movetime 50ms -- uci --engine /usr/games/fairy-stockfish`,
+		Args: engineArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			argv := strings.Fields(engine)
-			if len(argv) == 0 {
-				return errors.New("--engine: name the engine to play, e.g. --engine /usr/games/fairy-stockfish")
+			argv, err := engineCommand(engine, args, "play")
+			if err != nil {
+				return err
 			}
 			d, ok := uci.DialectOf(variant)
 			if !ok {
@@ -127,7 +179,7 @@ Exit status: 0 when every game was converted or held, 2 when some were not,
 			}
 			var mats []tb.Material
 			for _, name := range strings.Split(materials, ",") {
-				m, err := tb.ParseMaterial(strings.TrimSpace(name))
+				m, err := api.ParseMaterial(strings.TrimSpace(name))
 				if err != nil {
 					return fmt.Errorf("--materials: %w", err)
 				}
@@ -138,6 +190,11 @@ Exit status: 0 when every game was converted or held, 2 when some were not,
 				return err
 			}
 			defer t.Close()
+			for _, m := range mats {
+				if err := requireTables(t.Dir(), m, &d.Rules); err != nil {
+					return err
+				}
+			}
 			cfg := match.Config{Engine: argv, Options: opts, Oracle: &uci.Oracle{Tables: t}, Dialect: d, MoveTime: movetime, Seed: seed}
 			tallies, err := match.Run(cmd.Context(), cfg, mats, modes, positions, cmd.ErrOrStderr())
 			if err != nil {
@@ -151,7 +208,7 @@ Exit status: 0 when every game was converted or held, 2 when some were not,
 		},
 	}
 	addTablesFlag(cmd, &dir)
-	cmd.Flags().StringVar(&engine, "engine", "", "the engine: its command line, split at spaces (required)")
+	cmd.Flags().StringVar(&engine, "engine", "", "the engine program to play (required; its arguments after --)")
 	cmd.Flags().StringVar(&variant, "variant", "makruk", "UCI_Variant and counting rules: "+strings.Join(uci.Variants(), " or "))
 	cmd.Flags().StringVar(&materials, "materials", defaultMatchMaterials, "materials to play, comma-separated (the stronger side White)")
 	cmd.Flags().StringVar(&mode, "mode", "both", "convert, hold or both")

@@ -19,8 +19,8 @@ func TestMatchThroughAdapter(t *testing.T) {
 	dir := t.TempDir()
 	r := runBinary(t, "gen", "--tables", dir, "--dtb", "thai", "KRvK", "KRvKN", "KRvKM", "KSSvK", "KSMvK")
 	require.Equal(t, 0, r.code, r.stderr)
-	engine := binary(t) + " uci --tables " + dir + " --engine " + fsf
-	r = runBinary(t, "match", "--tables", dir, "--engine", engine, "--materials", "KRvK,KRvKN,KRvKM,KSSvK,KSMvK", "--positions", "4", "--movetime", "50ms")
+	r = runBinary(t, "match", "--tables", dir, "--engine", binary(t), "--materials", "KRvK,KRvKN,KRvKM,KSSvK,KSMvK", "--positions", "4", "--movetime", "50ms",
+		"--", "uci", "--tables", dir, "--engine", fsf)
 	require.Equal(t, 0, r.code, "%s\n%s", r.stdout, r.stderr)
 	require.Contains(t, r.stdout, "| KRvKN | 4/4 | 4/4 |")
 	require.Contains(t, r.stdout, "40 of 40 games converted or held")
@@ -41,6 +41,9 @@ func TestUCIMatchClusterFlags(t *testing.T) {
 		{[]string{"match", "--engine", "x", "--option", "Threads"}, "--option \"Threads\": want NAME=VALUE"},
 		{[]string{"match", "--engine", "x", "--materials", "KRvQ"}, "--materials"},
 		{[]string{"uci", "--engine", "/nonexistent/engine", "--tables", "."}, "starting engine"},
+		{[]string{"uci", "--engine", "/nonexistent/engine --threads 2", "--tables", "."}, `--engine "/nonexistent/engine --threads 2": no such program; give the engine's own arguments after --, e.g. --engine /nonexistent/engine -- --threads 2`},
+		{[]string{"uci", "--engine", "x", "extra"}, `unexpected argument "extra": the engine's own arguments go after --`},
+		{[]string{"match", "--engine", "x", "--tables", ".", "--materials", "KRvK"}, "table KRvK.mtbm not found in . (makruktb gen KRvK makes it)"},
 		{[]string{"cluster", "status"}, "give --max-pieces N or materials"},
 		{[]string{"cluster", "submit", "--cpus", "0", "KRvK"}, "--cpus 0: want 1 to 256"},
 		{[]string{"cluster", "submit", "--dtb", "foo", "KRvK"}, `--dtb: rules "foo"`},
