@@ -2,8 +2,10 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/makruktb/makruktb/internal/units"
@@ -36,7 +38,11 @@ func StudyIn(ctx context.Context, dir string, g tb.Game, m tb.Material, so retro
 		// Board's honour: judged by the material's DTB table.
 		cache.AddRules(r)
 		if so.DTB, err = cache.Load(probe.ID{Material: m, Rules: r.Name}); err != nil {
-			return nil, fmt.Errorf("%s under %s rules: board's honour judges by its DTB table (makruktb gen --dtb %s %s makes it): %w", m, r.Name, r.Name, m, err)
+			how := "makes it"
+			if !errors.Is(err, fs.ErrNotExist) {
+				how = "makes it anew" // gen regenerates a named table whose checksum is off
+			}
+			return nil, fmt.Errorf("%s under %s rules: board's honour judges by its DTB table (makruktb gen --dtb %s %s %s): %w", m, r.Name, r.Name, m, how, err)
 		}
 		so.DTBFiles = cache.Boards(r.Name)
 	}

@@ -224,6 +224,20 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 	}
 	defer unlock()
 	if !(r.Force && j.Target) && store.Present(r.Dir, j.ID) {
+		// A table asked for by name is made anew when its file no longer
+		// has the checksum the directory records for it (damaged).
+		if j.Target {
+			damaged, err := r.damaged(j.ID)
+			if err != nil {
+				return false, err, nil
+			}
+			if damaged != "" {
+				r.Report.Print(fmt.Sprintf("%-15s damaged (%s): generating it anew", j.ID, damaged))
+				err = r.generate(ctx, j)
+				debug.FreeOSMemory()
+				return true, nil, err
+			}
+		}
 		// A run stopped between writing a table and recording its
 		// checksum leaves a complete file without one.
 		reference, _ := r.Reference.Of(versionOf(j.ID.Path(r.Dir)))
@@ -243,6 +257,24 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 	// 22.45 GiB, against 16.44 GiB for each table alone).
 	debug.FreeOSMemory()
 	return true, nil, err
+}
+
+// damaged says how the file of id differs from the checksum the directory
+// records for it ("" when it does not, or none is recorded).
+func (r *Runner) damaged(id probe.ID) (string, error) {
+	sums, err := store.ReadChecksums(r.Dir)
+	if err != nil {
+		return "", err
+	}
+	recorded, ok := sums[id.FileName()]
+	if !ok {
+		return "", nil
+	}
+	sum, err := store.FileSHA256(id.Path(r.Dir))
+	if err != nil || sum == recorded {
+		return "", err
+	}
+	return fmt.Sprintf("SHA-256 %.12s…, %s records %.12s…", sum, store.ChecksumFile, recorded), nil
 }
 
 // generate solves one table, writes it, accepts it, records its checksum

@@ -633,3 +633,35 @@ func TestGenTimings(t *testing.T) {
 	require.NoError(t, err)
 	require.NotContains(t, out, "seed ", "no timings unless asked")
 }
+
+// The hint a damaged table's error gives is a command that repairs it:
+// gen makes a named table anew whose file no longer has the checksum the
+// directory records (issue 58.6).
+func TestRepairHintRepairs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece tables")
+	}
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "--dtb", "thai", "KRvKN")
+	require.NoError(t, err)
+	path := filepath.Join(dir, "KRvKN.thai.mtbb")
+	good, err := store.FileSHA256(path)
+	require.NoError(t, err)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for i := len(data) / 2; i < len(data)/2+8; i++ {
+		data[i] ^= 0xff
+	}
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	out, err := run(t, "study", "--tables", dir, "--rules", "thai", "KRvKN")
+	require.ErrorContains(t, err, "(makruktb gen --dtb thai KRvKN makes it anew)", out)
+
+	out, err = run(t, "gen", "--tables", dir, "--dtb", "thai", "KRvKN")
+	require.NoError(t, err, out)
+	require.Regexp(t, `KRvKN.thai +damaged \(SHA-256 .*\): generating it anew`, out)
+	sum, err := store.FileSHA256(path)
+	require.NoError(t, err)
+	require.Equal(t, good, sum)
+	out, err = run(t, "study", "--tables", dir, "--rules", "thai", "KRvKN")
+	require.NoError(t, err, out)
+}
