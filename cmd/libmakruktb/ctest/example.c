@@ -1,3 +1,4 @@
+/* cmd/libmakruktb/ctest/example.c */
 /* The README's example: probe a position from C. */
 #include <stdio.h>
 #include "makruktb.h"
@@ -21,13 +22,18 @@ int main(int argc, char **argv) {
     int wdl = mtb_probe_wdl(tables, &pos, MTB_RULES_THAI);
     if (wdl < 0) {
         fprintf(stderr, "makruktb: %s\n", mtb_last_error());
+        mtb_close(tables);
         return 1;
     }
 
     /* At the root: the value and a best move. */
     mtb_value value;
     mtb_move best;
-    mtb_probe_root(tables, &pos, MTB_RULES_NONE, &value, &best, NULL, 0, NULL);
+    if (mtb_probe_root(tables, &pos, MTB_RULES_NONE, &value, &best, NULL, 0, NULL) != MTB_OK) {
+        fprintf(stderr, "makruktb: %s\n", mtb_last_error());
+        mtb_close(tables);
+        return 1;
+    }
     printf("thai result %d (MTB_CURSED_WIN = %d); mate in %d plies, best move %c%d%c%d\n",
            wdl, MTB_CURSED_WIN, value.plies,
            'a' + best.from % 8, 1 + best.from / 8, 'a' + best.to % 8, 1 + best.to / 8);
