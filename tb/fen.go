@@ -102,6 +102,11 @@ func (g Game) ParseFEN(fen string) (Position, error) {
 		}
 		*f.dst = n
 	}
+	// A limit of 0 is no count running, as Fairy-Stockfish reads it (its
+	// count_limit 0: not counting), whatever the ply says: the same as -.
+	if p.CountLimit == 0 {
+		p.CountLimit, p.CountPly = NoCount, 0
+	}
 	if p.CountLimit == NoCount && p.CountPly != 0 {
 		return fail("count ply", "%d plies counted, but the count limit is - (no count running): give the limit too (e.g. 16 %d), or 0 plies", p.CountPly, p.CountPly)
 	}

@@ -94,3 +94,15 @@ func FuzzParseFEN(f *testing.F) {
 		}
 	})
 }
+
+// A count limit of 0 is no count running, as Fairy-Stockfish reads it:
+// the same position as "-", whatever the ply beside it (issue 58.8).
+func TestFENCountLimitZero(t *testing.T) {
+	for _, fen := range []string{"8/8/8/3k4/8/8/2R5/K7 b - 0 0 1", "8/8/8/3k4/8/8/2R5/K7 b - 0 7 1"} {
+		p, err := ParseFEN(fen)
+		require.NoError(t, err, fen)
+		require.Equal(t, NoCount, p.CountLimit, fen)
+		require.Equal(t, 0, p.CountPly, fen)
+		require.Equal(t, "8/8/8/3k4/8/8/2R5/K7 b - - 0 1", p.FEN())
+	}
+}
