@@ -313,6 +313,9 @@ func (s *Server) probe(r *http.Request) (response, error) {
 		return response{}, err
 	}
 	judged, err := s.tables.Root(&pos, &rules)
+	if errors.Is(err, probe.ErrGameOver) {
+		return jsonResponse(NewGameOverProbe(&pos, &rules))
+	}
 	if err != nil {
 		return response{}, err
 	}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/makruktb/makruktb/api"
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
@@ -41,10 +43,15 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 			}
 			defer pr.tables.Close()
 			j, err := pr.tables.Judge(&pr.pos, &pr.rules)
-			if err != nil {
+			var doc api.Check
+			switch {
+			case errors.Is(err, probe.ErrGameOver):
+				doc = api.NewGameOverCheck(&pr.pos, &pr.rules)
+			case err != nil:
 				return err
+			default:
+				doc = api.NewCheck(&pr.pos, j, &pr.rules)
 			}
-			doc := api.NewCheck(&pr.pos, j, &pr.rules)
 			if asJSON {
 				if err := api.WriteJSON(cmd.OutOrStdout(), doc); err != nil {
 					return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -79,6 +80,13 @@ position, a table the directory does not hold).`,
 			}
 			defer pr.tables.Close()
 			judged, err := pr.tables.Root(&pr.pos, &pr.rules)
+			if errors.Is(err, probe.ErrGameOver) {
+				if asJSON {
+					return api.WriteJSON(cmd.OutOrStdout(), api.NewGameOverProbe(&pr.pos, &pr.rules))
+				}
+				api.WriteGameOverText(cmd.OutOrStdout(), &pr.pos)
+				return nil
+			}
 			if err != nil {
 				return err
 			}

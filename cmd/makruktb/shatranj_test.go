@@ -52,6 +52,21 @@ func TestShatranjCommands(t *testing.T) {
 	require.Contains(t, out, "Black is left with a bare king: White wins")
 	out, _ = run(t, "check", "--game", "shatranj", "--tables", dir, "8/8/8/8/8/3k4/3R4/K7 b")
 	require.Contains(t, out, "Draw: Black's bare king takes White's last piece, and both kings are bare")
+	// White to move beside a bare Black king: the game is over, won
+	// (issue 58.9), in check, probe and their JSON.
+	const over = "8/8/4k3/8/8/8/8/R3K3 w - - 0 1"
+	out, err = run(t, "check", "--game", "shatranj", "--tables", dir, over)
+	require.NoError(t, err, out)
+	require.Equal(t, "Black has a bare king: White wins (the game is over)\n", out)
+	out, err = run(t, "probe", "--game", "shatranj", "--tables", dir, over)
+	require.NoError(t, err, out)
+	require.Equal(t, "KRvK  White to move\nBlack has a bare king: White wins (the game is over) (win)\n", out)
+	out, err = run(t, "check", "--json", "--game", "shatranj", "--tables", dir, over)
+	require.NoError(t, err, out)
+	var over1 api.Check
+	require.NoError(t, json.Unmarshal([]byte(out), &over1))
+	require.Equal(t, "white-wins", over1.Result)
+	require.Equal(t, "win", over1.WDL)
 	out, _ = run(t, "check", "--game", "shatranj", "--tables", dir, fen)
 	require.Contains(t, out, "White wins: mate in 2 moves (3 plies); shatranj has no count → WIN")
 	out, err = run(t, "probe", "--game", "shatranj", "--tables", dir, "8/8/8/8/8/3k4/3R4/K7 b")
@@ -70,7 +85,6 @@ func TestShatranjCommands(t *testing.T) {
 		{[]string{"gen", "--game", "shatranj", "--tables", dir, "KRvK"}, "KRvK has a bare king: in shatranj it is decided by the bare-king rule and has no table"},
 		{[]string{"gen", "--game", "shatranj", "--tables", dir, "KSvKQ"}, `unknown piece 'S' (expected R B N Q)`},
 		{[]string{"probe", "--game", "shatranj", "--tables", dir, "8/8/8/8/8/3k4/8/K2R4 w"}, "Black is in check but it is White's move"},
-		{[]string{"probe", "--game", "shatranj", "--tables", dir, "8/8/8/3k4/8/8/8/K3R3 w"}, "the game is over: the side not to move has a bare king"},
 		{[]string{"probe", "--game", "shatranj", "--tables", dir, "8/8/4k3/8/8/8/8/R3K2b w"}, "table KRvKB.shatranj not found in"},
 	} {
 		out, err := run(t, c.args...)
