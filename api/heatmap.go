@@ -43,7 +43,7 @@ func Heatmap(ctx context.Context, dir string, m tb.Material, letter string) (*re
 	if err != nil {
 		return nil, err
 	}
-	table, err := store.Load(dir, probe.DTMID(m))
+	table, err := store.LoadContext(ctx, dir, probe.DTMID(m))
 	if err != nil {
 		return nil, err
 	}

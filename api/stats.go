@@ -24,10 +24,15 @@ func Stats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, error)
 // StatsIn is Stats for the table of m in game g. A game without a count
 // (Shatranj) has no categories under one: the document's count is empty.
 func StatsIn(ctx context.Context, dir string, g tb.Game, m tb.Material) (*retro.Stats, error) {
-	table, err := store.Load(dir, probe.ID{Material: m, Game: g})
+	// One cache: the DTB tables' sides not stored are derived from the
+	// DTM table read here, not read and derived again.
+	cache := store.NewCacheContext(ctx, dir, 5)
+	id := probe.ID{Material: m, Game: g}
+	table, err := cache.Load(id)
 	if err != nil {
 		return nil, err
 	}
+	cache.Hold(id, table)
 	st, err := retro.ComputeStats(ctx, table, retro.Options{})
 	if err != nil || !honour.HasBoardHonour(m) {
 		return st, err
@@ -37,7 +42,7 @@ func StatsIn(ctx context.Context, dir string, g tb.Game, m tb.Material) (*retro.
 		if r.BoardPlies <= 0 || !store.Present(dir, id) {
 			continue
 		}
-		dtb, err := store.Load(dir, id)
+		dtb, err := cache.Load(id)
 		if err != nil {
 			return nil, err
 		}

@@ -29,7 +29,7 @@ func StudyIn(ctx context.Context, dir string, g tb.Game, m tb.Material, so retro
 	if so.Rules != nil && !g.HasCount() {
 		return nil, fmt.Errorf("%s rules: %s has no counting rule", so.Rules.Name, g)
 	}
-	cache := store.NewCache(dir, 5)
+	cache := store.NewCacheContext(ctx, dir, 5)
 	table, err := cache.Load(probe.ID{Material: m, Game: g})
 	if err != nil {
 		return nil, err

@@ -103,7 +103,7 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 		return tables, nil, removeStaleWDL(report, dir, m)
 	}
 	var wdl []WDLResult
-	cache := store.NewCache(dir, 5)
+	cache := store.NewCacheContext(ctx, dir, 5)
 	if err := deriveOthers(ctx, report, m, cache, loaded, profiles); err != nil {
 		return tables, nil, err
 	}
@@ -267,7 +267,7 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 		return res, values, err
 	}
 	stage(StageLoad)
-	values, err = old.LoadAll()
+	values, err = old.LoadAllContext(ctx)
 	if err != nil {
 		return res, values, err
 	}

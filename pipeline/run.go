@@ -163,10 +163,10 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	// The value arrays are most of the heap and hold no pointers: collect
 	// garbage early rather than let the heap double past them.
 	debug.SetGCPercent(20)
-	r.cache = store.NewCache(r.Dir, 5)
+	r.cache = store.NewCacheContext(ctx, r.Dir, 5)
 	var wdl *wdlPlan
 	if r.WDL {
-		wdl = r.planWDL(jobs)
+		wdl = r.planWDL(ctx, jobs)
 	}
 	var failed []string
 	failedMaterial := map[tb.Material]bool{}

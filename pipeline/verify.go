@@ -115,7 +115,7 @@ func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (tally Tally, err
 	if err := v.addRecordedProfiles(); err != nil {
 		return tally, err
 	}
-	v.cache = store.NewCache(v.Dir, 5)
+	v.cache = store.NewCacheContext(ctx, v.Dir, 5)
 	for i := range v.Profiles {
 		v.cache.AddRules(&v.Profiles[i]) // to derive the side a version-2 file does not store
 	}
@@ -233,6 +233,9 @@ func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]
 	var fileSums []string
 	for _, id := range ids {
 		c, sum, err := v.load(ctx, id, outOfCore)
+		if err != nil && ctx.Err() != nil {
+			return failed, ctx.Err() // interrupted, not failed
+		}
 		if err != nil {
 			fail(id, err)
 			continue

@@ -184,7 +184,7 @@ type wdlPlan struct {
 	others   otherSides
 }
 
-func (r *Runner) planWDL(jobs []Job) *wdlPlan {
+func (r *Runner) planWDL(ctx context.Context, jobs []Job) *wdlPlan {
 	w := &wdlPlan{boards: map[probe.ID]bool{}, last: map[tb.Material]int{}}
 	dtm := map[tb.Material]bool{}
 	for n, j := range jobs {
@@ -207,7 +207,7 @@ func (r *Runner) planWDL(jobs []Job) *wdlPlan {
 	// side of is derived once for all its profiles. The tables the runner
 	// has just made come from its own cache (Hold), their holes filled as
 	// the files' derived sides have them.
-	w.others = otherSides{cache: store.NewCache(r.Dir, 5), made: r.cache, hold: true}
+	w.others = otherSides{cache: store.NewCacheContext(ctx, r.Dir, 5), made: r.cache, hold: true}
 	return w
 }
 

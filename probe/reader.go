@@ -400,14 +400,18 @@ func (t *File) SetDerived(side tb.Color, vals *value.Array) error {
 // (Header.Stores; package retro's Derive computes it). The blocks are
 // decoded on every core; on failure the error is that of the first bad
 // block.
-func (t *File) LoadAll() ([2]*value.Array, error) {
+func (t *File) LoadAll() ([2]*value.Array, error) { return t.LoadAllContext(context.Background()) }
+
+// LoadAllContext is LoadAll that stops, with ctx's error, when ctx is
+// done.
+func (t *File) LoadAllContext(ctx context.Context) ([2]*value.Array, error) {
 	var out [2]*value.Array
 	for side := range out {
 		out[side] = value.NewArray(t.Header.Size)
 	}
 	h := &t.Header
 	per := t.perSide
-	err := parallel.For(context.Background(), int64(h.Blocks), 0, func(u int64) error {
+	err := parallel.For(ctx, int64(h.Blocks), 0, func(u int64) error {
 		k := int(u)
 		bufs := t.getBuffers()
 		defer t.buffers.Put(bufs)

@@ -71,6 +71,11 @@ func Load(dir string, id probe.ID) (*retro.Table, error) {
 	return NewCache(dir, 0).Load(id)
 }
 
+// LoadContext is Load that stops, with ctx's error, when ctx is done.
+func LoadContext(ctx context.Context, dir string, id probe.ID) (*retro.Table, error) {
+	return NewCacheContext(ctx, dir, 0).Load(id)
+}
+
 // load reads the table of id, deriving the side its file does not store
 // from the sub-tables c gives.
 func (c *Cache) load(id probe.ID) (*retro.Table, error) {
@@ -79,7 +84,7 @@ func (c *Cache) load(id probe.ID) (*retro.Table, error) {
 		return nil, err
 	}
 	defer f.Close()
-	vals, err := f.LoadAll()
+	vals, err := f.LoadAllContext(c.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +101,7 @@ func (c *Cache) load(id probe.ID) (*retro.Table, error) {
 		}
 		check.Rules, check.Variant, check.Boards = r, v, c.Boards(profile)
 	}
-	if err := retro.Derive(context.Background(), []retro.Check{check}, f.Header.StoredSide().Other(), retro.Options{}); err != nil {
+	if err := retro.Derive(c.ctx, []retro.Check{check}, f.Header.StoredSide().Other(), retro.Options{}); err != nil {
 		return nil, fmt.Errorf("%s: the side not stored: %w", id.Path(c.dir), err)
 	}
 	return table, nil
@@ -143,6 +148,7 @@ func LoadOutOfCore(ctx context.Context, dir string, id probe.ID, scratch string,
 // Cache loads tables from a directory on demand and keeps the small
 // ones (fewer than keepBelow pieces) for later look-ups.
 type Cache struct {
+	ctx       context.Context // a load stops when it is done
 	dir       string
 	keepBelow int
 	mu        sync.Mutex
@@ -154,7 +160,14 @@ type Cache struct {
 // NewCache returns a cache of the tables in dir that keeps those with
 // fewer than keepBelow pieces.
 func NewCache(dir string, keepBelow int) *Cache {
-	return &Cache{dir: dir, keepBelow: keepBelow, tables: map[probe.ID]*retro.Table{}, held: map[probe.ID]*retro.Table{}, profiles: map[string]*honour.Rules{}}
+	return NewCacheContext(context.Background(), dir, keepBelow)
+}
+
+// NewCacheContext is NewCache whose loads stop, with ctx's error, when
+// ctx is done: reading a version-2 table whole derives its other side,
+// which takes minutes for a large one.
+func NewCacheContext(ctx context.Context, dir string, keepBelow int) *Cache {
+	return &Cache{ctx: ctx, dir: dir, keepBelow: keepBelow, tables: map[probe.ID]*retro.Table{}, held: map[probe.ID]*retro.Table{}, profiles: map[string]*honour.Rules{}}
 }
 
 // Dir returns the directory the cache loads from.
