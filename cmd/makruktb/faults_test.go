@@ -365,9 +365,9 @@ func TestServeSIGTERMUnderLoad(t *testing.T) {
 	select {
 	case err := <-exited:
 		require.NoError(t, err, "serve exits 0 after SIGTERM: %s", stderr.String())
-	case <-time.After(15 * time.Second):
+	case <-time.After(patience(t)):
 		cmd.Process.Kill()
-		t.Fatal("serve still running 15 s after SIGTERM")
+		t.Fatal("serve still running near the test's deadline after SIGTERM")
 	}
 	require.NoError(t, <-slow, "the request in flight finishes")
 	_, err = client.Get(base + "/api/v1/probe?fen=" + url.QueryEscape("8/8/8/3k4/8/8/2R5/K7 b - - 0 1"))
@@ -429,7 +429,7 @@ func TestTwoProcesses(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_, err := os.Stat(filepath.Join(dir, ".KSvKM.mtbm.lock"))
 		return err == nil
-	}, time.Minute, time.Millisecond, "the first run never took KSvKM's lock")
+	}, patience(t), time.Millisecond, "the first run never took KSvKM's lock")
 	second := startBinary(t, "gen", "--tables", dir, "--threads", "1", "KRvKN", "KSvKM")
 	a, b := first(), second()
 	require.Zero(t, a.code, a.stderr)
