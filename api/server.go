@@ -79,17 +79,42 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
+// Endpoint is one route of the JSON API: its pattern, an example of its
+// query and what it answers.
+type Endpoint struct {
+	Pattern, Query, Doc string
+	handle              func(*Server) func(*http.Request) (response, error)
+}
+
+// Endpoints are the API's routes: the server registers them and serve's
+// help lists them.
+var Endpoints = []Endpoint{
+	{"/api/v1/probe", "?fen=FEN&rules=thai", "the document of probe --json", func(s *Server) func(*http.Request) (response, error) { return s.probe }},
+	{"/api/v1/line", "?fen=FEN&rules=thai", "the count-aware optimal line (line --json)", func(s *Server) func(*http.Request) (response, error) { return s.line }},
+	{"/api/v1/random", "?material=KRvKN&level=easy&rules=thai&seed=N", "a position White wins inside the count, drawn at random", func(s *Server) func(*http.Request) (response, error) { return s.random }},
+	{"/api/v1/study/{material}", "?examples=N&rules=R", "the document of study --json", func(s *Server) func(*http.Request) (response, error) { return s.study }},
+	{"/api/v1/heatmap/{material}", "?piece=k", "the document of stats --heatmap k --json", func(s *Server) func(*http.Request) (response, error) { return s.heatmap }},
+	{"/api/v1/heatmap/{material}/board.svg", "?piece=k", "the heat map's board", func(s *Server) func(*http.Request) (response, error) { return s.heatmapSVG }},
+	{"/api/v1/stats/{material}", "", "the document of stats --json", func(s *Server) func(*http.Request) (response, error) { return s.stats }},
+	{"/api/v1/stats/{material}/plot.svg", "", "the mate-distance histogram", func(s *Server) func(*http.Request) (response, error) { return s.plot }},
+}
+
+// EndpointsHelp lists the endpoints as serve's help shows them.
+func EndpointsHelp() string {
+	var b strings.Builder
+	for _, e := range Endpoints {
+		route := "GET " + strings.ReplaceAll(e.Pattern, "{material}", "MATERIAL") + e.Query
+		fmt.Fprintf(&b, "  %s\n      %s\n", route, e.Doc)
+	}
+	return b.String()
+}
+
 // Handler answers the API under /api/v1/ and serves the pages at /.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/v1/probe", s.api(s.probe))
-	mux.HandleFunc("GET /api/v1/line", s.api(s.line))
-	mux.HandleFunc("GET /api/v1/random", s.api(s.random))
-	mux.HandleFunc("GET /api/v1/study/{material}", s.api(s.study))
-	mux.HandleFunc("GET /api/v1/heatmap/{material}", s.api(s.heatmap))
-	mux.HandleFunc("GET /api/v1/heatmap/{material}/board.svg", s.api(s.heatmapSVG))
-	mux.HandleFunc("GET /api/v1/stats/{material}", s.api(s.stats))
-	mux.HandleFunc("GET /api/v1/stats/{material}/plot.svg", s.api(s.plot))
+	for _, e := range Endpoints {
+		mux.HandleFunc("GET "+e.Pattern, s.api(e.handle(s)))
+	}
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, &apiError{http.StatusNotFound, fmt.Sprintf("no API endpoint %s", clip(r.URL.Path))})
 	})

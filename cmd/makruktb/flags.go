@@ -9,6 +9,7 @@ import (
 
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // threadsFlag is a --threads value, checked when the flag is parsed: 1 to
@@ -54,7 +55,7 @@ func gameFlag(cmd *cobra.Command, name string, dtb *string) (tb.Game, error) {
 }
 
 func addRulesFlag(cmd *cobra.Command, rules *string) {
-	cmd.Flags().StringVar(rules, "rules", "thai", "counting rules: thai, cambodian, asean, none, or a profile .json file")
+	cmd.Flags().StringVar(rules, "rules", "thai", "counting rules: "+honour.BuiltinNames()+", or a profile .json file")
 }
 
 // needFEN is the Args of a command that takes a FEN: without one it says

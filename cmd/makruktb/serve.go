@@ -20,11 +20,7 @@ func newServeCommand() *cobra.Command {
 honour count, a trainer against the longest defence, statistics per
 material) at / and a JSON API:
 
-  GET /api/v1/probe?fen=FEN&rules=thai     the document of probe --json
-  GET /api/v1/line?fen=FEN&rules=thai      the count-aware optimal line
-  GET /api/v1/stats/MATERIAL               the document of stats --json
-  GET /api/v1/stats/MATERIAL/plot.svg      the mate-distance histogram
-
+` + api.EndpointsHelp() + `
 Ctrl-C (or SIGTERM) shuts it down gracefully.`,
 		Example: "  makruktb serve\n  makruktb serve --addr :8080 --tables /srv/makruk",
 		Args:    cobra.NoArgs,

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // newTestServer serves a directory holding the KRvK table; it returns the
@@ -318,5 +320,25 @@ func TestServeRandomTight(t *testing.T) {
 		// takes 23 or more.
 		require.GreaterOrEqual(t, *doc.DTM, 23, doc.FEN)
 		require.LessOrEqual(t, *doc.DTM, 27, doc.FEN)
+	}
+}
+
+// serve's help, the server's routes and the README's table come from one
+// list, api.Endpoints; every --rules help names every built-in profile
+// (issue 58.14).
+func TestHelpFromOneList(t *testing.T) {
+	out, err := run(t, "serve", "--help")
+	require.NoError(t, err)
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	for _, e := range api.Endpoints {
+		route := strings.ReplaceAll(e.Pattern, "{material}", "MATERIAL")
+		require.Contains(t, out, "GET "+route, e.Pattern)
+		require.True(t, strings.Contains(string(readme), "GET "+route), "the README's API table lacks %s", e.Pattern)
+	}
+	for _, cmd := range []string{"probe", "line", "check"} {
+		out, err := run(t, cmd, "--help")
+		require.NoError(t, err)
+		require.Contains(t, out, "counting rules: "+honour.BuiltinNames()+", or a profile .json file", cmd)
 	}
 }
