@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -56,20 +55,17 @@ func (s *Server) randomWin(g tb.Game, m tb.Material, r *honour.Rules, lv level, 
 // with the probe document of the position drawn.
 func (s *Server) random(r *http.Request) (response, error) {
 	q := r.URL.Query()
-	name := q.Get("material")
-	if len(name) > 2*index.MaxPieces {
-		return response{}, badRequest("material %q: more pieces than any table holds", clip(name))
-	}
 	g, rules, err := gameRulesParams(q)
 	if err != nil {
 		return response{}, err
 	}
-	m, err := g.ParseMaterial(name)
+	name := q.Get("material")
+	if _, err := materialParam(g, name); err != nil {
+		return response{}, err
+	}
+	m, err := g.ParseMaterial(name) // as given, not canonical: White is the side to win
 	if err != nil {
 		return response{}, badRequest("%v", err)
-	}
-	if m.HasPawns() {
-		return response{}, badRequest("material %s has pawns: the tables are pawnless", m)
 	}
 	lv := levels[0]
 	if want := q.Get("level"); want != "" {

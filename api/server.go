@@ -19,7 +19,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
@@ -378,13 +377,9 @@ func (s *Server) wholeTable(r *http.Request) (tb.Game, tb.Material, error) {
 	if err != nil {
 		return g, tb.Material{}, err
 	}
-	name := r.PathValue("material")
-	if len(name) > 2*index.MaxPieces {
-		return g, tb.Material{}, badRequest("material %q: more pieces than any table holds", clip(name))
-	}
-	m, err := ParseMaterialIn(g, name)
+	m, err := materialParam(g, r.PathValue("material"))
 	if err != nil {
-		return g, m, badRequest("%v", err)
+		return g, m, err
 	}
 	id := probe.ID{Material: m, Game: g}
 	if _, err := os.Stat(id.Path(s.tables.Dir())); err != nil {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -181,7 +182,10 @@ func (j Job) OutOfCore(e retro.Estimate, limit int64) (bool, error) {
 // not fit limit even out of core, or whose scratch files and checkpoint
 // (with checkpoints on, at its budgeted compressed size) would not fit in
 // the free space of the scratch directory.
-func CheckResources(jobs []Job, limit int64, scratch string, checkpoints bool) error {
+//
+// flag names the option that chose the scratch directory in messages
+// ("--scratch", or "--tables" when the scratch is the table directory).
+func CheckResources(jobs []Job, limit int64, scratch, flag string, checkpoints bool) error {
 	var need, scratchFiles, checkpoint int64
 	var needing probe.ID
 	for _, j := range jobs {
@@ -207,13 +211,12 @@ func CheckResources(jobs []Job, limit int64, scratch string, checkpoints bool) e
 	if need == 0 {
 		return nil
 	}
-	disk := existingAncestor(scratch)
-	if info, err := os.Stat(disk); err == nil && !info.IsDir() {
-		return fmt.Errorf("--scratch %s: %s is not a directory", scratch, disk)
+	if err := CheckWritable(scratch, flag); err != nil {
+		return err
 	}
-	free, err := retro.FreeDisk(disk)
+	free, err := retro.FreeDisk(existingAncestor(scratch))
 	if err != nil {
-		return fmt.Errorf("--scratch: %w", err)
+		return fmt.Errorf("%s: %w", flag, err)
 	}
 	if free >= need {
 		return nil
@@ -228,6 +231,26 @@ func CheckResources(jobs []Job, limit int64, scratch string, checkpoints bool) e
 	}
 	return fmt.Errorf("cannot generate %s out of core: its scratch files and checkpoint take %s and %s, %s has %s free (--scratch names another directory, --checkpoint 0 saves none)",
 		needing, units.Bytes(scratchFiles), units.Bytes(checkpoint), scratch, units.Bytes(free))
+}
+
+// CheckWritable says, before any work and without leaving anything
+// behind, why dir (named by the option flag) cannot take files: its
+// nearest existing ancestor is not a directory, or nothing can be made
+// in it.
+func CheckWritable(dir, flag string) error {
+	disk := existingAncestor(dir)
+	info, err := os.Stat(disk)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", flag, dir, err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s %s: %s is not a directory", flag, dir, disk)
+	}
+	tmp, err := os.MkdirTemp(disk, ".makruktb-writable-")
+	if err != nil {
+		return fmt.Errorf("%s %s: cannot write in %s: %v", flag, dir, disk, errors.Unwrap(err))
+	}
+	return os.Remove(tmp)
 }
 
 // existingAncestor returns dir, or its nearest ancestor that exists: the

@@ -175,13 +175,13 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 		made, fatal, err := r.runJob(ctx, j)
 		if fatal != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("interrupted before %s; a rerun continues from there", j.ID)
+				return fmt.Errorf("interrupted before %s; a rerun keeps the tables made and starts there", j.ID)
 			}
 			return fatal
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("interrupted during %s; a rerun continues from there", j.ID)
+				return fmt.Errorf("interrupted during %s; %s", j.ID, r.rerunText(j))
 			}
 			r.Report.Log("makruktb: " + err.Error())
 			failed = append(failed, j.ID.String())
@@ -257,6 +257,22 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 	// 22.45 GiB, against 16.44 GiB for each table alone).
 	debug.FreeOSMemory()
 	return true, nil, err
+}
+
+// checkpointPath is where j's generation saves its state.
+func (r *Runner) checkpointPath(j Job) string {
+	return filepath.Join(r.Scratch, j.ID.String()+".resume")
+}
+
+// rerunText says what a rerun does with j, interrupted: resume it from
+// the checkpoint it saved, or start it afresh.
+func (r *Runner) rerunText(j Job) string {
+	if path := r.checkpointPath(j); r.CheckpointEvery > 0 {
+		if _, err := os.Stat(path); err == nil {
+			return "a rerun resumes it from its checkpoint " + path
+		}
+	}
+	return "a rerun keeps the tables made and starts it afresh (no checkpoint of it was saved: --checkpoint sets how often)"
 }
 
 // damaged says how the file of id differs from the checksum the directory
@@ -488,7 +504,7 @@ func (r *Runner) checkpoint(j Job, indices uint64) (*retro.Checkpoint, error) {
 	if r.CheckpointEvery == 0 {
 		return nil, nil
 	}
-	c := &retro.Checkpoint{Path: filepath.Join(r.Scratch, j.ID.String()+".resume"), Key: j.ID.String(), Every: r.CheckpointEvery}
+	c := &retro.Checkpoint{Path: r.checkpointPath(j), Key: j.ID.String(), Every: r.CheckpointEvery}
 	if r.Force && j.Target {
 		if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err

@@ -73,8 +73,9 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 				return err
 			}
 			dir = probe.Dir(dir)
+			scratchFlag := "--scratch"
 			if scratch == "" {
-				scratch = dir
+				scratch, scratchFlag = dir, "--tables"
 			}
 			if format != 1 && format != 2 {
 				return fmt.Errorf("--format %d: the formats are 1 and 2", format)
@@ -82,7 +83,10 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 			if every < 0 {
 				return fmt.Errorf("--checkpoint %s: want a duration of 0 (never) or more", every)
 			}
-			if err := pipeline.CheckResources(jobs, memory, scratch, every > 0); err != nil {
+			if err := pipeline.CheckWritable(dir, "--tables"); err != nil {
+				return err
+			}
+			if err := pipeline.CheckResources(jobs, memory, scratch, scratchFlag, every > 0); err != nil {
 				return err
 			}
 			// Only a run that goes ahead makes its directories.
