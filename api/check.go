@@ -55,6 +55,15 @@ func limitText(limit int, r *honour.Rules) string {
 	return plies(limit)
 }
 
+// rulesText names a profile in a sentence: "thai rules", and "rules none"
+// for the profile without a count.
+func rulesText(r *honour.Rules) string {
+	if r.Name == honour.NoRules.Name {
+		return "rules none"
+	}
+	return r.Name + " rules"
+}
+
 // NewCheck is the document of pos, judged j under r: its verdict, e.g.
 // "White wins: mate in 7 moves; pieces' honour, limit 8 moves, count at
 // ply 8 → 8 plies left → DRAW by the count (cursed-win)".
@@ -89,7 +98,7 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 			fmt.Fprintf(&b, "; %s has no count → WIN", pos.Game())
 			return verdict{wins, b.String()}
 		}
-		fmt.Fprintf(&b, "; no count runs (%s rules) → WIN", r.Name)
+		fmt.Fprintf(&b, "; no count runs (%s) → WIN", rulesText(r))
 		return verdict{wins, b.String()}
 	case honour.PiecesCount:
 		b.WriteString("; pieces' honour")
@@ -115,7 +124,7 @@ func judgeVerdict(pos *tb.Position, j honour.Judgement, r *honour.Rules) verdict
 	if j.DTB.IsMate() {
 		fmt.Fprintf(&b, "; mate or a winning capture of the last piece in %s", countPlies(j.DTB.Plies()))
 	}
-	fmt.Fprintf(&b, " (%s rules) → ", r.Name)
+	fmt.Fprintf(&b, " (%s) → ", rulesText(r))
 	switch {
 	case !j.Exact && c.Counter == honour.NoCounterUntilCapture:
 		b.WriteString("cannot tell: a capture that leaves both sides pieces would start a count the tables do not model")

@@ -117,7 +117,7 @@ func WriteStatsText(w io.Writer, st *retro.Stats) {
 	fmt.Fprintf(w, "%s (full board, every legal placement counted once)\n\n", name)
 	fmt.Fprintf(w, "%-14s %15s %15s\n", "", "white to move", "black to move")
 	wt, bl := st.Sides["w"], st.Sides["b"]
-	row := func(name string, a, b uint64) { fmt.Fprintf(w, "%-14s %15d %15d\n", name, a, b) }
+	row := func(name string, a, b uint64) { fmt.Fprintf(w, "%-14s %15s %15s\n", name, num(a), num(b)) }
 	row("legal", wt.Legal, bl.Legal)
 	row("wins", wt.Wins(), bl.Wins())
 	row("draws", wt.Draw, bl.Draw)
@@ -149,7 +149,7 @@ func WriteStatsText(w io.Writer, st *retro.Stats) {
 	}
 	sort.Ints(moves)
 	for _, n := range moves {
-		fmt.Fprintf(w, "%15d  %15d %15d %15d %15d\n", n, hs[0][n], hs[1][n], hs[2][n], hs[3][n])
+		fmt.Fprintf(w, "%15d  %15s %15s %15s %15s\n", n, num(hs[0][n]), num(hs[1][n]), num(hs[2][n]), num(hs[3][n]))
 	}
 	if len(st.Count) == 0 { // a game without a count
 		writeLongest(w, st)
@@ -159,7 +159,7 @@ func WriteStatsText(w io.Writer, st *retro.Stats) {
 	for _, r := range honour.BuiltinRules() {
 		for _, side := range []string{"w", "b"} {
 			c := st.Count[r.Name][side]
-			fmt.Fprintf(w, "  %-13s %s to move      %12d %12d %12d %12d %12d %12d\n", r.Name, side, c.Win, c.CursedWin, c.Draw, c.BlessedLoss, c.Loss, c.Unknown)
+			fmt.Fprintf(w, "  %-13s %s to move      %12s %12s %12s %12s %12s %12s\n", r.Name, side, num(c.Win), num(c.CursedWin), num(c.Draw), num(c.BlessedLoss), num(c.Loss), num(c.Unknown))
 		}
 	}
 	fmt.Fprintln(w, "\nwins and losses a fresh count turns into draws:")
@@ -176,7 +176,7 @@ func writeLongest(w io.Writer, st *retro.Stats) {
 	if len(st.Longest) > 0 {
 		fmt.Fprintln(w, "\nlongest wins:")
 		for _, l := range st.Longest {
-			fmt.Fprintf(w, "  %-40s mate in %d moves (%d plies)\n", l.FEN, (l.DTM+1)/2, l.DTM)
+			fmt.Fprintf(w, "  %-40s mate in %s (%s)\n", l.FEN, countMoves((l.DTM+1)/2), countPlies(l.DTM))
 		}
 	}
 }

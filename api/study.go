@@ -80,7 +80,7 @@ func WriteStudyText(w io.Writer, st *retro.Study) {
 		row("wins inside the count", st.WinsInsideCount)
 		row("count-critical (one move keeps it)", st.CountCritical)
 		row("cursed wins", st.CursedWins)
-		row(fmt.Sprintf("cursed wins short by fewer than %d plies", st.Close), st.CloseCursedWins)
+		row("cursed wins short by fewer than "+countPlies(st.Close), st.CloseCursedWins)
 	}
 	kind := ""
 	for _, e := range st.Examples {

@@ -103,7 +103,7 @@ func WriteLineText(w io.Writer, tables *probe.Tables, pos *tb.Position, rules *h
 		return err
 	}
 	if pos.Game().HasCount() {
-		fmt.Fprintf(w, "%s\n%s (%s, %s rules)\n\n", pos.FEN(), valueText(pos, v), start.Category, rules.Name)
+		fmt.Fprintf(w, "%s\n%s (%s, %s)\n\n", pos.FEN(), valueText(pos, v), start.Category, rulesText(rules))
 	} else {
 		fmt.Fprintf(w, "%s\n%s (%s)\n\n", pos.FEN(), valueText(pos, v), start.Category)
 	}

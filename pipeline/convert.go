@@ -36,9 +36,9 @@ type ConvertResult struct {
 // String is the line that reports the table.
 func (c ConvertResult) String() string {
 	if c.Kept {
-		return fmt.Sprintf("%-22s %10s  version 2 already: kept", c.ID.FileName(), units.Bytes(c.After))
+		return fmt.Sprintf("%-27s %10s  version 2 already: kept", c.ID.FileName(), units.Bytes(c.After))
 	}
-	return fmt.Sprintf("%-22s %10s → %10s  %5.1fs", c.ID.FileName(), units.Bytes(c.Before), units.Bytes(c.After), c.Took.Seconds())
+	return fmt.Sprintf("%-27s %10s → %10s  %5.1fs", c.ID.FileName(), units.Bytes(c.Before), units.Bytes(c.After), c.Took.Seconds())
 }
 
 // The stages of a table's conversion, as its progress reports them
@@ -234,7 +234,7 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 	name := id.FileName()
 	path := id.Path(dir)
 	unlock, err := store.LockTable(ctx, dir, name, func(holder string) {
-		report.Log(fmt.Sprintf("%-22s another run is making it (%s): waiting for it", name, holder))
+		report.Log(fmt.Sprintf("%-27s another run is making it (%s): waiting for it", name, holder))
 	})
 	if err != nil {
 		return res, values, err
@@ -387,7 +387,7 @@ func removeStaleWDL(report Reporter, dir string, m tb.Material) error {
 			if err := os.Remove(path); err != nil {
 				return err
 			}
-			report.Log(fmt.Sprintf("%-22s made from the version-1 tables: removed (convert --wdl %s makes it anew)", filepath.Base(path), rules))
+			report.Log(fmt.Sprintf("%-27s made from the version-1 tables: removed (convert --wdl %s makes it anew)", filepath.Base(path), rules))
 		}
 	}
 	return nil

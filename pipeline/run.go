@@ -207,6 +207,8 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 		r.Report.Print(fmt.Sprintf("%s already in %s: nothing to do (--force regenerates the named ones)", units.Plural(kept, "table", "tables"), r.Dir))
 	case kept > 0:
 		r.Report.Print(fmt.Sprintf("%s generated; %s already in %s kept", units.Plural(len(jobs)-kept, "table", "tables"), units.Plural(kept, "table", "tables"), r.Dir))
+	default:
+		r.Report.Print(fmt.Sprintf("%s generated in %s", units.Plural(len(jobs), "table", "tables"), r.Dir))
 	}
 	return nil
 }
@@ -217,7 +219,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 // one that stops the run.
 func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error) {
 	unlock, fatal := store.LockTable(ctx, r.Dir, j.ID.FileName(), func(holder string) {
-		r.Report.Log(fmt.Sprintf("%-15s another run is making it (%s): waiting for it", j.ID, holder))
+		r.Report.Log(fmt.Sprintf("%-27s another run is making it (%s): waiting for it", j.ID, holder))
 	})
 	if fatal != nil {
 		return false, fatal, nil
@@ -232,7 +234,7 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 				return false, err, nil
 			}
 			if damaged != "" {
-				r.Report.Print(fmt.Sprintf("%-15s damaged (%s): generating it anew", j.ID, damaged))
+				r.Report.Print(fmt.Sprintf("%-27s damaged (%s): generating it anew", j.ID, damaged))
 				err = r.generate(ctx, j)
 				debug.FreeOSMemory()
 				return true, nil, err
@@ -246,7 +248,7 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 			return false, err, nil
 		}
 		if recorded {
-			r.Report.Print(fmt.Sprintf("%-15s present but not in %s (a run stopped before recording it, or the directory predates it): recorded it", j.ID, store.ChecksumFile))
+			r.Report.Print(fmt.Sprintf("%-27s present but not in %s (a run stopped before recording it, or the directory predates it): recorded it", j.ID, store.ChecksumFile))
 		}
 		return false, nil, nil
 	}
@@ -315,12 +317,12 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	spill = spill || r.AllOutOfCore
 	if spill {
 		opts.Scratch = r.Scratch
-		r.Report.Print(fmt.Sprintf("%-15s out of core: about %s of memory and %s of scratch in %s (in memory it would take %s)",
+		r.Report.Print(fmt.Sprintf("%-27s out of core: about %s of memory and %s of scratch in %s (in memory it would take %s)",
 			j.ID, units.Bytes(e.OutOfCoreMemory), units.Bytes(e.Scratch), r.Scratch, units.Bytes(e.Memory)))
 		if read, written, ok := diskIO(); ok {
 			defer func() {
 				if rd, wr, ok := diskIO(); ok && err == nil {
-					r.Report.Print(fmt.Sprintf("%-15s out of core: %s read from disk, %s written", j.ID, units.Bytes(rd-read), units.Bytes(wr-written)))
+					r.Report.Print(fmt.Sprintf("%-27s out of core: %s read from disk, %s written", j.ID, units.Bytes(rd-read), units.Bytes(wr-written)))
 				}
 			}()
 		}
@@ -331,7 +333,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	r.Report.Start(j.ID.String())
 	if c := opts.Checkpoint; c != nil {
 		c.Saved = func(depth int, size int64, took time.Duration) {
-			r.Report.Log(fmt.Sprintf("%-15s saved after pass %d to %s (%s, %.1fs)", j.ID, depth, c.Path, units.Bytes(size), took.Seconds()))
+			r.Report.Log(fmt.Sprintf("%-27s saved after pass %d to %s (%s, %.1fs)", j.ID, depth, c.Path, units.Bytes(size), took.Seconds()))
 		}
 	}
 	var table *retro.Table
@@ -360,7 +362,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	if format == probe.Version2 {
 		write = probe.WriteFileV2
 	} else if r.formatOf(false) == probe.Version2 {
-		r.Report.Print(fmt.Sprintf("%-15s written in version 1, as every table made out of core is: its readers out of core need both sides to move (convert --format 2 rewrites it where memory allows)", j.ID))
+		r.Report.Print(fmt.Sprintf("%-27s written in version 1, as every table made out of core is: its readers out of core need both sides to move (convert --format 2 rewrites it where memory allows)", j.ID))
 	}
 	// A table made again in its own format must give the bytes the
 	// directory records for it; gen --force --format over a file of the
@@ -516,7 +518,7 @@ func (r *Runner) checkpoint(j Job, indices uint64) (*retro.Checkpoint, error) {
 		return nil, err
 	}
 	if ok {
-		r.Report.Print(fmt.Sprintf("%-15s resuming after pass %d from %s", j.ID, depth, c.Path))
+		r.Report.Print(fmt.Sprintf("%-27s resuming after pass %d from %s", j.ID, depth, c.Path))
 	}
 	return c, nil
 }
@@ -550,7 +552,7 @@ func (r *Runner) draws(m tb.Material, rules *honour.Rules, outOfCore bool) (draw
 		// A table made in memory (version 2) whose DTB tables are not:
 		// read whole, its side not stored derived.
 		f.Close()
-		r.Report.Log(fmt.Sprintf("%-15s %s stores one side to move: read whole to derive the other, as out of core cannot", id, id.FileName()))
+		r.Report.Log(fmt.Sprintf("%-27s %s stores one side to move: read whole to derive the other, as out of core cannot", id, id.FileName()))
 		t, err := r.cache.Load(id)
 		if err != nil {
 			return nil, nil, err

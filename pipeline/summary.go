@@ -157,7 +157,7 @@ func (s Summary) Line() string {
 	if s.DTB {
 		longest, draws = "goal", "count-draws"
 	}
-	line := fmt.Sprintf("%-15s %7.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position",
+	line := fmt.Sprintf("%-27s %7.1fs  %13d positions  longest %s %3s moves (white to move) %3s (black)  %10s  %.3f bits/position",
 		s.Table, s.Took.Seconds(), s.Positions, longest, movesText(s.LongestWhite), movesText(s.LongestBlack), units.Bytes(s.Bytes), s.BitsPerPosition())
 	if s.CountDraws == "" { // a game without a count (Shatranj), or a DTB file no fresh count reads
 		return line

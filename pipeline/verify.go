@@ -179,7 +179,7 @@ func (v *Verifier) material(ctx context.Context, ids []probe.ID) ([]probe.ID, er
 	if len(runs) > 1 {
 		how = fmt.Sprintf("%d passes, the scratch disk holding %d of its %d tables at a time", len(runs), len(runs[0]), len(ids))
 	}
-	v.Report.Print(fmt.Sprintf("%-15s out of core: the values in scratch files in %s, %s (held whole they would pass --memory %s)", ids[0].Material, v.Scratch, how, units.Bytes(v.Memory)))
+	v.Report.Print(fmt.Sprintf("%-27s out of core: the values in scratch files in %s, %s (held whole they would pass --memory %s)", ids[0].Material, v.Scratch, how, units.Bytes(v.Memory)))
 	var failed []probe.ID
 	for _, run := range runs {
 		f, err := v.pass(ctx, run, true)
@@ -225,7 +225,7 @@ func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]
 	start := time.Now()
 	var failed []probe.ID
 	fail := func(id probe.ID, err error) {
-		v.Report.Print(fmt.Sprintf("%-22s FAILED: %v", id, err))
+		v.Report.Print(fmt.Sprintf("%-27s FAILED: %v", id, err))
 		failed = append(failed, id)
 	}
 	var passed []probe.ID
@@ -265,9 +265,9 @@ func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]
 		case errs[x] != nil:
 			fail(id, errs[x])
 		case x == 0:
-			v.Report.Print(fmt.Sprintf("%-22s ok  checksum and every value  %.1fs", id, time.Since(start).Seconds()))
+			v.Report.Print(fmt.Sprintf("%-27s ok  checksum and every value  %.1fs", id, time.Since(start).Seconds()))
 		default:
-			v.Report.Print(fmt.Sprintf("%-22s ok  checksum and every value  (same pass)", id))
+			v.Report.Print(fmt.Sprintf("%-27s ok  checksum and every value  (same pass)", id))
 		}
 		if err == nil && errs[x] == nil {
 			if err := store.MarkVerified(dir, id, fileSums[x]); err != nil {

@@ -77,7 +77,7 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 	others.cache.AddRules(r) // a custom profile's DTB tables may need deriving
 	path := filepath.Join(dir, name)
 	unlock, err := store.LockTable(ctx, dir, name, func(holder string) {
-		report.Log(fmt.Sprintf("%-22s another run is making it (%s): waiting for it", name, holder))
+		report.Log(fmt.Sprintf("%-27s another run is making it (%s): waiting for it", name, holder))
 	})
 	if err != nil {
 		return res, err
@@ -165,12 +165,12 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 // String is the line that reports the file.
 func (w WDLResult) String() string {
 	if w.Kept {
-		return fmt.Sprintf("%-22s %10s  present, made from the tables beside it: kept", w.Name, units.Bytes(w.Size))
+		return fmt.Sprintf("%-27s %10s  present, made from the tables beside it: kept", w.Name, units.Bytes(w.Size))
 	}
 	if w.Recoded {
-		return fmt.Sprintf("%-22s %10s  %5.1fs  written anew from the file present (bounds where captures decide)", w.Name, units.Bytes(w.Size), w.Took.Seconds())
+		return fmt.Sprintf("%-27s %10s  %5.1fs  written anew from the file present (bounds where captures decide)", w.Name, units.Bytes(w.Size), w.Took.Seconds())
 	}
-	return fmt.Sprintf("%-22s %10s  %5.1fs", w.Name, units.Bytes(w.Size), w.Took.Seconds())
+	return fmt.Sprintf("%-27s %10s  %5.1fs", w.Name, units.Bytes(w.Size), w.Took.Seconds())
 }
 
 // wdlPlan is what a run needs to write the WDL files of its materials
@@ -304,7 +304,7 @@ func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material, failed []probe.I
 		tally.Files++
 		name := probe.WDLFileName(m, id.Rules)
 		if i := slices.IndexFunc(failed, func(f probe.ID) bool { profile, _ := f.Profile(); return f.Rules == "" || profile == id.Rules }); i >= 0 {
-			v.Report.Print(fmt.Sprintf("%-22s not checked: made from %s, which failed", name, failed[i].FileName()))
+			v.Report.Print(fmt.Sprintf("%-27s not checked: made from %s, which failed", name, failed[i].FileName()))
 			tally.Unchecked++
 			continue
 		}
@@ -314,11 +314,11 @@ func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material, failed []probe.I
 			return tally, ctx.Err()
 		}
 		if err != nil {
-			v.Report.Print(fmt.Sprintf("%-22s FAILED: %v", name, err))
+			v.Report.Print(fmt.Sprintf("%-27s FAILED: %v", name, err))
 			tally.Failed++
 			continue
 		}
-		v.Report.Print(fmt.Sprintf("%-22s ok  checksum and every category from its tables  %.1fs", name, time.Since(start).Seconds()))
+		v.Report.Print(fmt.Sprintf("%-27s ok  checksum and every category from its tables  %.1fs", name, time.Since(start).Seconds()))
 	}
 	return tally, nil
 }

@@ -120,6 +120,9 @@ func (g Game) ParseFEN(fen string) (Position, error) {
 func (p *Position) parseBoard(board string) string {
 	ranks := strings.Split(board, "/")
 	if len(ranks) != 8 {
+		if len(ranks) == 1 {
+			return "1 rank, expected 8"
+		}
 		return fmt.Sprintf("%d ranks, expected 8", len(ranks))
 	}
 	for i, row := range ranks {

@@ -49,12 +49,12 @@ func TestCounterMateProfile(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(dir, "texts.rules.json")))
 	out, err = run(t, "verify", "--tables", dir)
 	require.Error(t, err)
-	require.Contains(t, out, `KRvK.texts.mtbw        FAILED: cannot tell its rules: rules "texts": not a built-in profile`)
+	require.Contains(t, out, `KRvK.texts.mtbw             FAILED: cannot tell its rules: rules "texts": not a built-in profile`)
 	require.Contains(t, out, "give its profile file (verify --rules FILE.json)")
 	for _, name := range []string{"KRvKN.texts", "KRvKN.texts@white", "KRvKN.texts@black"} {
 		require.Regexp(t, name+` +FAILED: .*rule profile "texts" is needed`, out)
 	}
-	require.Contains(t, out, "KRvKN.texts.mtbw       not checked: made from KRvKN.texts.mtbb, which failed")
+	require.Contains(t, out, "KRvKN.texts.mtbw            not checked: made from KRvKN.texts.mtbb, which failed")
 	require.EqualError(t, err, "5 of 9 files failed verification; 1 not checked, as a file they are made from failed", out)
 	_, err = run(t, "verify", "--tables", dir, "--rules", "thai", "KRvKN")
 	require.ErrorContains(t, err, "--rules: thai: a built-in profile")

@@ -167,7 +167,7 @@ func (p *printer) Log(line string) {
 func (p *printer) Made(r pipeline.Result) {
 	fmt.Fprintln(p.out, r.Summary.Line())
 	if p.timings {
-		fmt.Fprintf(p.errOut, "%-15s %s\n", r.Job.ID, r.Timings)
+		fmt.Fprintf(p.errOut, "%-27s %s\n", r.Job.ID, r.Timings)
 	}
 }
 

@@ -80,7 +80,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	out, err := run(t, "verify", "--tables", dir, "KRvK")
 	require.Error(t, err)
-	require.Contains(t, out, "KRvK                   FAILED: ")
+	require.Contains(t, out, "KRvK                        FAILED: ")
 	require.Contains(t, out, "SHA-256")
 	require.EqualError(t, err, "1 of 1 file failed verification")
 }
@@ -121,7 +121,7 @@ func TestGenRecordsMissingChecksum(t *testing.T) {
 	require.NoError(t, os.WriteFile(sums, nil, 0o644))
 	out, err := run(t, "gen", "--tables", dir, "KRvK")
 	require.NoError(t, err)
-	require.Contains(t, out, "KRvK            present but not in SHA256SUMS (a run stopped before recording it, or the directory predates it): recorded it")
+	require.Contains(t, out, "KRvK                        present but not in SHA256SUMS (a run stopped before recording it, or the directory predates it): recorded it")
 	again, err := os.ReadFile(sums)
 	require.NoError(t, err)
 	require.Equal(t, string(full), string(again))
@@ -208,7 +208,7 @@ func TestVerifiedColumn(t *testing.T) {
 	out, err = run(t, "verify", "--pending", "--tables", dir)
 	require.NoError(t, err)
 	require.Contains(t, out, "1 tables not yet verified")
-	require.Contains(t, out, "KRvK            ok ")
+	require.Contains(t, out, "KRvK                        ok ")
 }
 
 func TestStatsJSON(t *testing.T) {
@@ -326,7 +326,7 @@ func TestCheck(t *testing.T) {
 	require.Equal(t, "White wins: mate in 16 moves (31 plies); pieces' honour, limit 16 moves, count at ply 5 → 27 plies left (thai rules) → DRAW by the count (cursed-win)\n", out)
 	out, err = run(t, "check", "--rules", "none", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
 	require.NoError(t, err)
-	require.Contains(t, out, "no count runs (none rules) → WIN")
+	require.Contains(t, out, "no count runs (rules none) → WIN")
 	out, err = run(t, "check", "--rules", "asean", "--tables", dir, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
 	require.NoError(t, err)
 	require.Contains(t, out, "White WINS within the count")
@@ -366,11 +366,11 @@ func TestBoardHonour(t *testing.T) {
 
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.NoError(t, err)
-	require.Contains(t, out, "KRvKN.thai      ok")
+	require.Contains(t, out, "KRvKN.thai                  ok")
 	out, err = run(t, "verify", "--tables", dir, "KRvKN.thai")
 	require.NoError(t, err)
-	require.Contains(t, out, "KRvKN.thai      ok")
-	require.NotContains(t, out, "KRvKN           ok", "MATERIAL.PROFILE names the DTB table alone")
+	require.Contains(t, out, "KRvKN.thai                  ok")
+	require.NotContains(t, out, "KRvKN                       ok", "MATERIAL.PROFILE names the DTB table alone")
 	// DTB generation is deterministic too: the golden checksums hold it.
 	golden := data.ChecksumsV2()
 	for _, name := range []string{"KRvKN.mtbm", "KRvKN.thai.mtbb"} {
@@ -425,7 +425,7 @@ func TestBoardHonour(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	out, err = run(t, "verify", "--tables", dir, "KRvKN")
 	require.Error(t, err)
-	require.Contains(t, out, "KRvKN.thai             FAILED: ")
+	require.Contains(t, out, "KRvKN.thai                  FAILED: ")
 }
 
 // verify names what is wrong with a table argument before reading any file.
@@ -606,7 +606,7 @@ func TestVerifyOutOfCore(t *testing.T) {
 	require.NoError(t, err)
 	out, err := run(t, "verify", "--tables", dir, "--memory", "1MiB", "--scratch", scratch, "KRvKN")
 	require.NoError(t, err, out)
-	require.Contains(t, out, "KRvKN           out of core: the values in scratch files in "+scratch+", one pass")
+	require.Contains(t, out, "KRvKN                       out of core: the values in scratch files in "+scratch+", one pass")
 	require.Equal(t, 3, strings.Count(out, " ok "), out) // KRvKN, KRvKN.thai and KRvKN.thai.mtbw
 	entries, err := os.ReadDir(scratch)
 	require.NoError(t, err)

@@ -38,7 +38,7 @@ func TestShatranjCommands(t *testing.T) {
 
 	out, err = run(t, "verify", "--game", "shatranj", "--tables", dir)
 	require.NoError(t, err, out)
-	require.Contains(t, out, "KRvKQ.shatranj         ok  checksum and every value")
+	require.Contains(t, out, "KRvKQ.shatranj              ok  checksum and every value")
 
 	const fen = "8/8/4k3/8/8/8/8/R3K2q w - - 0 1"
 	out, err = run(t, "probe", "--game", "shatranj", "--tables", dir, fen)
