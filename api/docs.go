@@ -89,6 +89,16 @@ type Probe struct {
 	Position
 	Best  string `json:"best"` // the count-aware best move, "" when there is none
 	Moves []Move `json:"moves"`
+	// WDLFile is what the rules' WDL file, the file an engine probes,
+	// says of the position with a fresh count (probe --wdl only).
+	WDLFile *WDLFile `json:"wdl_file,omitempty"`
+}
+
+// WDLFile is the answer of a WDL file: its name, and the category it
+// gives, "" when the directory has no such file.
+type WDLFile struct {
+	File     string `json:"file"`
+	Category string `json:"category"`
 }
 
 // DTM returns the mate distance in plies, or nil for a draw.

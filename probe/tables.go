@@ -525,32 +525,47 @@ func (t *Tables) WDL(p *tb.Position, r *honour.Rules) (honour.Category, error) {
 func (t *Tables) wdlOf(pos tb.Position, r *honour.Rules, legal bool) (honour.Category, error) {
 	p := &pos
 	if p.CountLimit == tb.NoCount {
-		s, lf, err := t.locateIn(p, r.Name, t.wdlTable, legal)
-		if err != nil {
-			return 0, err
-		}
-		if lf != nil {
-			v, err := t.lookup(lf, s.side, s.index)
-			if err != nil {
-				return 0, err
-			}
-			if v > value.Value(wdlCode(honour.Win)) {
-				b, _ := lf.file.BlockOf(s.side, s.index)
-				return 0, lf.file.corrupt(lf.file.dataStart+int64(lf.file.Header.Offsets[b]), "block %d: category code %d", b, v)
-			}
-			c := wdlCategory(byte(v))
-			if c < honour.CursedWin && lf.file.Header.CapturesDecide(s.side) {
-				bound, err := t.captureBound(p, r)
-				if err != nil {
-					return 0, err
-				}
-				c = max(c, bound)
-			}
-			return c, nil
+		c, ok, err := t.fromWDLFile(p, r, legal)
+		if err != nil || ok {
+			return c, err
 		}
 	}
 	j, err := t.Judge(p, r)
 	return j.Category, err
+}
+
+// WDLFromFile returns the category of the legal pawnless position p under
+// rules r with the count starting in p, as the profile's WDL file gives it
+// (what an engine's search reads), and false when the directory has no
+// such file. The FEN's count fields are not read: a WDL file knows only
+// a count that starts now.
+func (t *Tables) WDLFromFile(p *tb.Position, r *honour.Rules) (honour.Category, bool, error) {
+	return t.fromWDLFile(p, r, false)
+}
+
+// fromWDLFile is WDLFromFile; legal says that p is known to be legal.
+func (t *Tables) fromWDLFile(p *tb.Position, r *honour.Rules, legal bool) (honour.Category, bool, error) {
+	s, lf, err := t.locateIn(p, r.Name, t.wdlTable, legal)
+	if err != nil || lf == nil {
+		return 0, false, err
+	}
+	v, err := t.lookup(lf, s.side, s.index)
+	if err != nil {
+		return 0, false, err
+	}
+	if v > value.Value(wdlCode(honour.Win)) {
+		b, _ := lf.file.BlockOf(s.side, s.index)
+		return 0, false, lf.file.corrupt(lf.file.dataStart+int64(lf.file.Header.Offsets[b]), "block %d: category code %d", b, v)
+	}
+	c := wdlCategory(byte(v))
+	if c < honour.CursedWin && lf.file.Header.CapturesDecide(s.side) {
+		bound, err := t.captureBound(p, r)
+		if err != nil {
+			return 0, false, err
+		}
+		c = max(c, bound)
+	}
+	return c, true, nil
 }
 
 // noBound is captureBound's answer for a position without a capture.

@@ -665,3 +665,30 @@ func TestRepairHintRepairs(t *testing.T) {
 	out, err = run(t, "study", "--tables", dir, "--rules", "thai", "KRvKN")
 	require.NoError(t, err, out)
 }
+
+// probe --wdl reads the file an engine probes (issue 58.17): its answer
+// beside the tables', and says when the directory has no such file.
+func TestProbeWDLFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4-piece tables")
+	}
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "--dtb", "thai", "KRvKN")
+	require.NoError(t, err)
+	const fen = "n7/8/7R/8/8/8/8/K3k3 w - - 0 1"
+	out, err := run(t, "probe", "--tables", dir, "--wdl", fen)
+	require.NoError(t, err, out)
+	require.Contains(t, out, "White's goal in 26 (51 plies) (win)")
+	require.Contains(t, out, "\nWDL file KRvKN.thai.mtbw (the count starting now): win\n")
+	out, err = run(t, "probe", "--tables", dir, "--wdl", "--rules", "cambodian", fen)
+	require.NoError(t, err, out)
+	require.Contains(t, out, "WDL file KRvKN.cambodian.mtbw: not in "+dir+" (makruktb convert --wdl cambodian makes it)")
+	out, err = run(t, "probe", "--tables", dir, "--wdl", "--json", "n7/8/2R5/8/8/8/8/K3k3 b - - 0 1")
+	require.NoError(t, err, out)
+	var doc api.Probe
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Equal(t, &api.WDLFile{File: "KRvKN.thai.mtbw", Category: doc.Category}, doc.WDLFile)
+	out, err = run(t, "probe", "--tables", dir, "--json", fen)
+	require.NoError(t, err, out)
+	require.NotContains(t, out, "wdl_file", "only with --wdl")
+}

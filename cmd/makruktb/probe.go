@@ -52,9 +52,9 @@ func probePosition(cmd *cobra.Command, dir, rulesName, gameName string, args []s
 
 func newProbeCommand() *cobra.Command {
 	var dir, rulesName, game, announce string
-	var asJSON bool
+	var asJSON, fromFile bool
 	cmd := &cobra.Command{
-		Use:   "probe [--rules R] [--tables DIR] [--json] FEN",
+		Use:   "probe [--rules R] [--tables DIR] [--json] [--wdl] FEN",
 		Short: "Show a position's result and the result of every legal move",
 		Long: `Show a position's mate distance and its category under the honour count
 of the rules (win, cursed-win, draw, blessed-loss, loss: cursed and blessed
@@ -90,10 +90,27 @@ position, a table the directory does not hold).`,
 			if err != nil {
 				return err
 			}
+			doc := api.NewProbe(&pr.pos, judged, &pr.rules)
+			if fromFile {
+				c, ok, err := pr.tables.WDLFromFile(&pr.pos, &pr.rules)
+				if err != nil {
+					return err
+				}
+				canon, _ := tb.MaterialOf(&pr.pos).Canonical()
+				doc.WDLFile = &api.WDLFile{File: probe.WDLFileName(canon, pr.rules.Name)}
+				if ok {
+					doc.WDLFile.Category = c.String()
+				}
+			}
 			if asJSON {
-				return api.WriteJSON(cmd.OutOrStdout(), api.NewProbe(&pr.pos, judged, &pr.rules))
+				return api.WriteJSON(cmd.OutOrStdout(), doc)
 			}
 			api.WriteProbeText(cmd.OutOrStdout(), &pr.pos, judged, &pr.rules, announcement)
+			if f := doc.WDLFile; f != nil && f.Category != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "\nWDL file %s (the count starting now): %s\n", f.File, f.Category)
+			} else if f != nil {
+				fmt.Fprintf(cmd.OutOrStdout(), "\nWDL file %s: not in %s (makruktb convert --wdl %s makes it)\n", f.File, pr.tables.Dir(), pr.rules.Name)
+			}
 			return nil
 		},
 	}
@@ -102,6 +119,7 @@ position, a table the directory does not hold).`,
 	addGameFlag(cmd, &game)
 	addAnnounceFlag(cmd, &announce)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (lichess tablebase API conventions)")
+	cmd.Flags().BoolVar(&fromFile, "wdl", false, "also read the position from the rules' WDL file, the file an engine probes (with the count starting now; wdl_file in --json)")
 	return cmd
 }
 
