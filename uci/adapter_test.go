@@ -58,19 +58,9 @@ func (l *lines) Write(p []byte) (int, error) {
 
 // waitFor waits until a line with that prefix has come after line from,
 // and returns its index.
-// patience is how long a test waits for an event before it calls it
-// lost: most of what is left of go test's -timeout (a loaded machine is
-// slow, not wrong), ten minutes without one.
-func patience(t *testing.T) time.Duration {
-	if d, ok := t.Deadline(); ok {
-		return max(time.Until(d)*9/10-5*time.Second, time.Second)
-	}
-	return 10 * time.Minute
-}
-
 func (l *lines) waitFor(t *testing.T, from int, prefix string) int {
 	t.Helper()
-	deadline := time.Now().Add(patience(t))
+	deadline := time.Now().Add(testenv.Patience(t))
 	for time.Now().Before(deadline) {
 		l.mu.Lock()
 		for i := from; i < len(l.text); i++ {
@@ -177,7 +167,7 @@ func TestAdapter(t *testing.T) {
 	case err := <-done:
 		require.NoError(t, err)
 		require.Contains(t, out.since(m), "bestmove h1h8")
-	case <-time.After(patience(t)):
+	case <-time.After(testenv.Patience(t)):
 		t.Fatal("the adapter did not end on quit")
 	}
 }
@@ -195,7 +185,7 @@ func TestAdapterEngineDies(t *testing.T) {
 		var exit *ExitError
 		require.True(t, errors.As(err, &exit), "%v", err)
 		require.Contains(t, err.Error(), "exit status 3")
-	case <-time.After(patience(t)):
+	case <-time.After(testenv.Patience(t)):
 		t.Fatal("the adapter hangs when its engine dies")
 	}
 }

@@ -18,6 +18,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/makruktb/makruktb/internal/testenv"
+
 	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
@@ -66,16 +68,6 @@ type result struct {
 	code           int
 }
 
-// patience is how long a test waits for an event before it calls it lost:
-// most of what is left of go test's -timeout, so that a loaded machine is
-// slow, never failed; a run with no deadline waits ten minutes.
-func patience(t *testing.T) time.Duration {
-	if d, ok := t.Deadline(); ok {
-		return max(time.Until(d)*9/10-5*time.Second, time.Second)
-	}
-	return 10 * time.Minute
-}
-
 // runBinary runs the binary with args and returns its output and exit
 // status; it fails the test if the run outlasts its patience.
 func runBinary(t *testing.T, args ...string) result {
@@ -88,7 +80,7 @@ func runBinary(t *testing.T, args ...string) result {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(patience(t)):
+	case <-time.After(testenv.Patience(t)):
 		cmd.Process.Kill()
 		t.Fatalf("makruktb %s: still running near the test's deadline", strings.Join(args, " "))
 	}
@@ -240,7 +232,7 @@ func stopsCleanly(t *testing.T, sig syscall.Signal, code int, ready string, args
 		close(lines)
 	}()
 	if ready != "" {
-		deadline := time.After(patience(t)) // a loaded machine is slow to get there
+		deadline := time.After(testenv.Patience(t)) // a loaded machine is slow to get there
 	wait:
 		for {
 			select {
@@ -270,7 +262,7 @@ func stopsCleanly(t *testing.T, sig syscall.Signal, code int, ready string, args
 	}()
 	select {
 	case <-done:
-	case <-time.After(patience(t)):
+	case <-time.After(testenv.Patience(t)):
 		cmd.Process.Kill()
 		t.Fatalf("%v: still running near the test's deadline after %v", args, sig)
 	}
@@ -368,7 +360,7 @@ func TestCLIResume(t *testing.T) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
-	require.Eventually(t, func() bool { _, err := os.Stat(resume); return err == nil }, patience(t), 2*time.Millisecond)
+	require.Eventually(t, func() bool { _, err := os.Stat(resume); return err == nil }, testenv.Patience(t), 2*time.Millisecond)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	require.Error(t, cmd.Wait())
 	require.Equal(t, 128+int(syscall.SIGINT), cmd.ProcessState.ExitCode(), stderr.String())

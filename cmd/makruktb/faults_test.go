@@ -21,6 +21,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/makruktb/makruktb/internal/testenv"
+
 	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
@@ -365,7 +367,7 @@ func TestServeSIGTERMUnderLoad(t *testing.T) {
 	select {
 	case err := <-exited:
 		require.NoError(t, err, "serve exits 0 after SIGTERM: %s", stderr.String())
-	case <-time.After(patience(t)):
+	case <-time.After(testenv.Patience(t)):
 		cmd.Process.Kill()
 		t.Fatal("serve still running near the test's deadline after SIGTERM")
 	}
@@ -429,7 +431,7 @@ func TestTwoProcesses(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_, err := os.Stat(filepath.Join(dir, ".KSvKM.mtbm.lock"))
 		return err == nil
-	}, patience(t), time.Millisecond, "the first run never took KSvKM's lock")
+	}, testenv.Patience(t), time.Millisecond, "the first run never took KSvKM's lock")
 	second := startBinary(t, "gen", "--tables", dir, "--threads", "1", "KRvKN", "KSvKM")
 	a, b := first(), second()
 	require.Zero(t, a.code, a.stderr)
