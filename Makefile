@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 GENFLAGS    ?=
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress audit v2-reference faults v2-test study-test
+.PHONY: all build lib ctest bench-lib tables verify test test-long race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress audit v2-reference faults v2-test study-test
 
 all: build
 
@@ -126,6 +126,14 @@ faults:
 # default ten minutes when the machine runs other work beside it.
 test: fmt-check tidy-check vet lint ctest race
 	$(GO) test -timeout 30m ./...
+
+# The tests that take minutes (every placement and every WDL file up to
+# four pieces, the version-2 tables against version 1, the Khon tables
+# twelve times, kills at two moments, 200 engine sessions): make test
+# skips them to stay within ten minutes, CI runs them after it.
+test-long:
+	MAKRUKTB_LONG=1 $(GO) test -count=1 -timeout 60m ./index ./probe ./retro ./uci ./cmd/makruktb \
+		-run 'TestFullBoardExhaustive4|TestWDLFilesUpToFourPieces|TestVersion2AnswersAsVersion1|TestKhonTablesEveryTime|TestKill9|TestQuitRelaysEverything'
 
 # The concurrent code under the race detector, on small tables so that it
 # stays fast: the prober and its block cache, the parallel writer and

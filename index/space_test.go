@@ -6,6 +6,8 @@ import (
 
 	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/internal/longtest"
 )
 
 func TestKingPairCounts(t *testing.T) {
@@ -112,6 +114,7 @@ func TestFullBoardExhaustive(t *testing.T) {
 // with a khon, one with a like-piece pair, and Shatranj's with alfils, which
 // keep all eight symmetries) on every square combination.
 func TestFullBoardExhaustive4(t *testing.T) {
+	longtest.Skip(t, "every placement of three four-piece materials")
 	for _, c := range []struct {
 		game tb.Game
 		name string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/makruktb/makruktb/internal/longtest"
 	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
@@ -113,6 +114,7 @@ func derivedTogether(t *testing.T, cache *store.Cache, dir string, ids []probe.I
 // every legal index, and both probed through Tables (the one-ply search)
 // at sampled positions, the colours as given and swapped.
 func TestVersion2AnswersAsVersion1(t *testing.T) {
+	longtest.Skip(t, "every version-2 table up to four pieces against version 1")
 	v2, v1 := v2Tables(t)
 	old, err := probe.Open(v1)
 	require.NoError(t, err)

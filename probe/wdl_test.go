@@ -14,6 +14,7 @@ import (
 
 	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/internal/longtest"
 	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -59,6 +60,7 @@ func wdlDirOf(t testing.TB, m tb.Material, r *honour.Rules) string {
 // colours as given and swapped) through the WDL file answers as Judge does
 // from DTM and DTB.
 func TestWDLFilesUpToFourPieces(t *testing.T) {
+	longtest.Skip(t, "every WDL file up to four pieces against its tables")
 	rng := rand.New(rand.NewPCG(4, 2))
 	reference := data.Checksums()
 	for _, m := range tb.Pawnless(4) {

@@ -12,6 +12,8 @@ import (
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/stretchr/testify/require"
+
+	"github.com/makruktb/makruktb/internal/longtest"
 )
 
 // The generator's output must not depend on how its workers interleave.
@@ -24,9 +26,7 @@ import (
 // of make stress, which does the same for the five-piece tables where the
 // race showed.
 func TestKhonTablesEveryTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates KRvKS and KSvKS twelve times")
-	}
+	longtest.Skip(t, "generates KRvKS and KSvKS twelve times")
 	reference := data.Checksums()
 	for _, name := range []string{"KRvKS", "KSvKS"} {
 		m := tb.MustParseMaterial(name)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/makruktb/makruktb/internal/longtest"
 	"github.com/makruktb/makruktb/internal/testenv"
 	"github.com/stretchr/testify/require"
 )
@@ -192,8 +193,8 @@ func TestAdapterEngineDies(t *testing.T) {
 
 // A client that pipes its commands and ends at once ("uci", "isready",
 // "quit", or the end of its input) gets every line the engine wrote
-// before it quit: 200 sessions each with the fake engine and with
-// Fairy-Stockfish (issue 37: the adapter once dropped all but 2 of
+// before it quit: 200 sessions each with the fake engine and 20 with
+// Fairy-Stockfish, 200 in make test-long (issue 37: the adapter once dropped all but 2 of
 // Fairy-Stockfish's 31 lines in such a session).
 func TestQuitRelaysEverything(t *testing.T) {
 	oracle := &Oracle{Tables: testenv.OpenTables(t, "KRvK")}
@@ -219,7 +220,7 @@ func TestQuitRelaysEverything(t *testing.T) {
 	want := session([]string{fs}, "uci\nisready\nquit\n")
 	require.Greater(t, len(want), 20, "Fairy-Stockfish's answer to uci: %q", want)
 	require.Equal(t, "readyok", want[len(want)-1])
-	for i := range 200 {
+	for i := range longtest.Runs(20, 200) {
 		require.Equal(t, want, session([]string{fs}, "uci\nisready\nquit\n"), "session %d", i)
 	}
 }

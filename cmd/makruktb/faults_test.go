@@ -28,13 +28,17 @@ import (
 	"github.com/makruktb/makruktb/store"
 )
 
-// killPoints is how many times each command is killed: two in every
-// test run, 20 with MAKRUKTB_FAULTS=long (make faults).
+// killPoints is how many times each command is killed: once in make
+// test, twice with MAKRUKTB_LONG=1 (make test-long), 20 with
+// MAKRUKTB_FAULTS=long (make faults).
 func killPoints() int {
-	if os.Getenv("MAKRUKTB_FAULTS") == "long" {
+	switch {
+	case os.Getenv("MAKRUKTB_FAULTS") == "long":
 		return 20
+	case os.Getenv("MAKRUKTB_LONG") == "1":
+		return 2
 	}
-	return 2
+	return 1
 }
 
 // runUntilKilled starts the binary with args and kills it (SIGKILL) after
