@@ -21,6 +21,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/makruktb/makruktb/internal/longtest"
 	"github.com/makruktb/makruktb/internal/testenv"
 
 	"github.com/makruktb/makruktb/data"
@@ -28,17 +29,13 @@ import (
 	"github.com/makruktb/makruktb/store"
 )
 
-// killPoints is how many times each command is killed: once in make
-// test, twice with MAKRUKTB_LONG=1 (make test-long), 20 with
-// MAKRUKTB_FAULTS=long (make faults).
+// killPoints is how many times each command is killed: twice in make
+// test-long, 20 with MAKRUKTB_FAULTS=long (make faults).
 func killPoints() int {
-	switch {
-	case os.Getenv("MAKRUKTB_FAULTS") == "long":
+	if os.Getenv("MAKRUKTB_FAULTS") == "long" {
 		return 20
-	case os.Getenv("MAKRUKTB_LONG") == "1":
-		return 2
 	}
-	return 1
+	return 2
 }
 
 // runUntilKilled starts the binary with args and kills it (SIGKILL) after
@@ -137,9 +134,7 @@ func finishedLikeReference(t *testing.T, dir string) {
 // record, and a rerun finishes with the reference checksums (issue 37).
 // The moments are drawn over the length of an uninterrupted run.
 func TestKill9(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills runs of the binary at random moments")
-	}
+	longtest.Skip(t, "kills runs of the binary at random moments")
 	points := killPoints()
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("kill moments seeded with %d", seed)
