@@ -307,26 +307,19 @@ func gameRulesParams(q url.Values) (tb.Game, honour.Rules, error) {
 	if err != nil {
 		return g, honour.NoRules, err
 	}
-	if !g.HasCount() {
-		if name := q.Get("rules"); name != "" && name != honour.NoRules.Name {
-			return g, honour.NoRules, badRequest("rules %q: %s has no counting rule", clip(name), g)
-		}
-		return g, honour.NoRules, nil
+	rules, err := honour.ForGame(g, clip(q.Get("rules")), "thai", builtinRules)
+	if err != nil {
+		return g, rules, badRequest("%v", err)
 	}
-	rules, err := rulesParam(q)
-	return g, rules, err
+	return g, rules, nil
 }
 
-// rulesParam reads the rules parameter: a built-in profile, thai when
-// none is given.
-func rulesParam(q url.Values) (honour.Rules, error) {
-	name := q.Get("rules")
-	if name == "" {
-		name = "thai"
-	}
+// builtinRules looks up a built-in profile: a server does not read
+// profile files named by its clients.
+func builtinRules(name string) (honour.Rules, error) {
 	rules, ok := honour.Builtin(name)
 	if !ok {
-		return rules, badRequest("unknown rules %q: %s", clip(name), honour.BuiltinNames())
+		return rules, fmt.Errorf("unknown rules %q: %s", name, honour.BuiltinNames())
 	}
 	return rules, nil
 }

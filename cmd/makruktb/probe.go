@@ -21,6 +21,14 @@ type probed struct {
 	rules  honour.Rules
 }
 
+// namedRules is --rules as the user gave it, "" when not given.
+func namedRules(cmd *cobra.Command, rulesName string) string {
+	if !cmd.Flags().Changed("rules") {
+		return ""
+	}
+	return rulesName
+}
+
 // probePosition looks up the game and the rules, parses the FEN given as
 // arguments and opens the tables. A game without a count (Shatranj) is
 // judged under the rules "none"; --rules naming a count is refused there.
@@ -29,15 +37,9 @@ func probePosition(cmd *cobra.Command, dir, rulesName, gameName string, args []s
 	if err != nil {
 		return nil, fmt.Errorf("--game: %w", err)
 	}
-	if !game.HasCount() {
-		if cmd.Flags().Changed("rules") && rulesName != "none" {
-			return nil, fmt.Errorf("--rules %s: %s has no counting rule (its tables are DTM only)", rulesName, game)
-		}
-		rulesName = "none"
-	}
-	rules, err := honour.LookupRules(rulesName)
+	rules, err := honour.ForGame(game, namedRules(cmd, rulesName), "thai", honour.LookupRules)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--%w", err)
 	}
 	pos, err := game.ParseFEN(strings.Join(args, " "))
 	if err != nil {

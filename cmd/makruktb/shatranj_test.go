@@ -79,7 +79,7 @@ func TestShatranjCommands(t *testing.T) {
 		want string
 	}{
 		{[]string{"probe", "--tables", dir, fen}, `'q' on rank 1 is not a piece (K M S N R P`},
-		{[]string{"probe", "--game", "shatranj", "--rules", "thai", "--tables", dir, fen}, "--rules thai: shatranj has no counting rule"},
+		{[]string{"probe", "--game", "shatranj", "--rules", "thai", "--tables", dir, fen}, `--rules "thai": shatranj has no counting rule`},
 		{[]string{"probe", "--game", "chess", "--tables", dir, fen}, `--game: unknown game "chess" (makruk or shatranj)`},
 		{[]string{"gen", "--game", "shatranj", "--tables", dir, "--dtb", "thai", "KRvKQ"}, "--dtb: shatranj has no counting rule"},
 		{[]string{"gen", "--game", "shatranj", "--tables", dir, "KRvK"}, "KRvK has a bare king: in shatranj it is decided by the bare-king rule and has no table"},
@@ -121,7 +121,7 @@ func TestShatranjStats(t *testing.T) {
 	require.Contains(t, out, `"game": "shatranj"`)
 	require.Contains(t, out, `"material": "KRvKQ"`)
 	_, err = run(t, "study", "--game", "shatranj", "--rules", "thai", "--tables", dir, "KRvKQ")
-	require.ErrorContains(t, err, "--rules thai: shatranj has no counting rule")
+	require.ErrorContains(t, err, `--rules "thai": shatranj has no counting rule`)
 }
 
 // TestShatranjPerft: perft --game shatranj counts as Fairy-Stockfish's

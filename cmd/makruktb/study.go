@@ -60,14 +60,11 @@ kind in c0), a training set. --game shatranj studies a Shatranj table
 				return err
 			}
 			so := retro.StudyOptions{Examples: list, Close: close}
-			if rulesName != "none" {
-				if !g.HasCount() {
-					return fmt.Errorf("--rules %s: %s has no counting rule", rulesName, g)
-				}
-				rules, err := honour.LookupRules(rulesName)
-				if err != nil {
-					return err
-				}
+			rules, err := honour.ForGame(g, namedRules(cmd, rulesName), honour.NoRules.Name, honour.LookupRules)
+			if err != nil {
+				return fmt.Errorf("--%w", err)
+			}
+			if rules.Name != honour.NoRules.Name {
 				so.Rules = &rules
 			}
 			m, err := api.ParseMaterialIn(g, args[0])

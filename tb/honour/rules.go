@@ -375,3 +375,21 @@ func validName(name string) bool {
 	}
 	return name != ""
 }
+
+// ForGame returns the rules a position of game g is judged under when the
+// user named the profile name ("" when none was named; def is then the
+// caller's default), looked up by lookup (LookupRules, or a server's
+// built-in-only lookup). A game without a count (Shatranj) is judged
+// under NoRules, and naming any other profile for it is an error.
+func ForGame(g tb.Game, name, def string, lookup func(string) (Rules, error)) (Rules, error) {
+	if !g.HasCount() {
+		if name != "" && name != NoRules.Name {
+			return NoRules, fmt.Errorf("rules %q: %s has no counting rule (its tables are DTM only)", name, g)
+		}
+		return NoRules, nil
+	}
+	if name == "" {
+		name = def
+	}
+	return lookup(name)
+}
