@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
@@ -57,49 +56,11 @@ func StatsIn(ctx context.Context, dir string, g tb.Game, m tb.Material) (*retro.
 	return st, nil
 }
 
-// ParseMaterial reads a material name a user gave and returns its
-// canonical form, refusing materials with pawns or more pieces than any
-// table holds (errors that wrap probe.ErrPawns and probe.ErrTooManyPieces,
-// as a position's would).
-func ParseMaterial(name string) (tb.Material, error) { return ParseMaterialIn(tb.Makruk, name) }
-
-// ParseMaterialIn is ParseMaterial for a material of game g, in its letters.
-func ParseMaterialIn(g tb.Game, name string) (tb.Material, error) {
-	if len(name) > 2*index.MaxPieces {
-		return tb.Material{}, &materialError{fmt.Sprintf("material %q: more pieces than any table holds", clip(name)), probe.ErrTooManyPieces}
-	}
-	if base, profile, ok := strings.Cut(name, "."); ok {
-		return tb.Material{}, fmt.Errorf("%q: a material is expected, such as %s, not the name of its %s table", name, base, profile)
-	}
-	m, err := g.ParseMaterial(name)
-	if err != nil {
-		return m, err
-	}
-	if m.HasPawns() {
-		return m, &materialError{fmt.Sprintf("material %s has pawns: the tables are pawnless", m), probe.ErrPawns}
-	}
-	if n := m.Pieces(); n > index.MaxPieces {
-		return m, &materialError{fmt.Sprintf("material %s has %d pieces: the tables have at most %d", g.MaterialName(m), n, index.MaxPieces), probe.ErrTooManyPieces}
-	}
-	m, _ = m.Canonical()
-	return m, nil
-}
-
-// materialError is a material no table can hold: its message, and the
-// probe error a position of it would give.
-type materialError struct {
-	msg string
-	err error
-}
-
-func (e *materialError) Error() string { return e.msg }
-func (e *materialError) Unwrap() error { return e.err }
-
 // materialParam reads a material of game g from a request: 400 for a name
 // that is not one, 422 (statusOf) for one no table holds.
 func materialParam(g tb.Game, name string) (tb.Material, error) {
-	m, err := ParseMaterialIn(g, name)
-	var me *materialError
+	m, err := g.ParseTableMaterial(name)
+	var me *tb.MaterialError
 	if err != nil && !errors.As(err, &me) {
 		return m, badRequest("%v", err)
 	}

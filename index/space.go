@@ -35,7 +35,7 @@ import (
 
 // MaxPieces is the largest number of pieces (kings included) a Space
 // supports.
-const MaxPieces = 6
+const MaxPieces = tb.MaxTablePieces
 
 // Group is a set of like pieces: one colour, one type, Count of them.
 type Group struct {

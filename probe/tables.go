@@ -17,8 +17,8 @@ import (
 
 // Errors about the position asked for (wrapped in a *PositionError).
 var (
-	ErrPawns         = errors.New("pawns on the board: the tables are pawnless")
-	ErrTooManyPieces = errors.New("more pieces than any table holds")
+	ErrPawns         = tb.ErrPawns
+	ErrTooManyPieces = tb.ErrTooManyPieces
 	ErrIllegal       = errors.New("illegal position")
 	// ErrGameOver: in a game where a bare king loses (Shatranj), the side
 	// not to move has a bare king and the side to move pieces: the game

@@ -1,6 +1,7 @@
 package tb
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -204,4 +205,60 @@ func Pawnless(maxPieces int) []Material {
 		return out[i].String() < out[j].String()
 	})
 	return out
+}
+
+// MaxTablePieces is the largest number of pieces (kings included) of any
+// table.
+const MaxTablePieces = 6
+
+// What no table holds: a material or position with pawns, or with more
+// than MaxTablePieces pieces (package probe gives the same errors for a
+// position).
+var (
+	ErrPawns         = errors.New("pawns on the board: the tables are pawnless")
+	ErrTooManyPieces = errors.New("more pieces than any table holds")
+)
+
+// ParseTableMaterial reads the name of a table's material, as a user
+// gives it, and returns its canonical form (the stronger side White):
+// the one parser of the commands and the server. It refuses a table's
+// name (KRvKN.thai), pawns and more than MaxTablePieces pieces, the last
+// two with a *MaterialError that wraps ErrPawns or ErrTooManyPieces.
+func (g Game) ParseTableMaterial(name string) (Material, error) {
+	if len(name) > 2*MaxTablePieces {
+		return Material{}, &MaterialError{fmt.Sprintf("material %q: more pieces than any table holds", clipName(name)), ErrTooManyPieces}
+	}
+	if base, profile, ok := strings.Cut(name, "."); ok {
+		return Material{}, fmt.Errorf("%q: a material is expected, such as %s, not the name of its %s table", name, base, profile)
+	}
+	m, err := g.ParseMaterial(name)
+	if err != nil {
+		return m, err
+	}
+	if m.HasPawns() {
+		return m, &MaterialError{fmt.Sprintf("material %s has pawns: the tables are pawnless", m), ErrPawns}
+	}
+	if n := m.Pieces(); n > MaxTablePieces {
+		return m, &MaterialError{fmt.Sprintf("material %s has %d pieces: the tables have at most %d", g.MaterialName(m), n, MaxTablePieces), ErrTooManyPieces}
+	}
+	m, _ = m.Canonical()
+	return m, nil
+}
+
+// MaterialError is a material no table holds: what is wrong with it, and
+// ErrPawns or ErrTooManyPieces.
+type MaterialError struct {
+	Msg string
+	Err error
+}
+
+func (e *MaterialError) Error() string { return e.Msg }
+func (e *MaterialError) Unwrap() error { return e.Err }
+
+// clipName shortens a long name for a message.
+func clipName(s string) string {
+	if len(s) > 24 {
+		return s[:24] + "…"
+	}
+	return s
 }

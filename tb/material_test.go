@@ -56,3 +56,21 @@ func TestPawnlessCount(t *testing.T) {
 	require.Equal(t, 85, count(5)) // + 20 same-side triples + 10 pairs × 4 singles
 	require.Equal(t, "KvK", Pawnless(5)[0].String())
 }
+
+// The one parser of a table's material: canonical, and a typed refusal of
+// what no table holds.
+func TestParseTableMaterial(t *testing.T) {
+	m, err := Makruk.ParseTableMaterial("KNvKR")
+	require.NoError(t, err)
+	require.Equal(t, "KRvKN", m.String(), "canonical: the stronger side White")
+	for name, want := range map[string]error{"KRPvK": ErrPawns, "KRRRvKRRR": ErrTooManyPieces, "KRRRRRRRRRRRRRvK": ErrTooManyPieces} {
+		_, err := Makruk.ParseTableMaterial(name)
+		require.ErrorIs(t, err, want, name)
+		var me *MaterialError
+		require.ErrorAs(t, err, &me, name)
+	}
+	_, err = Makruk.ParseTableMaterial("KRvKN.thai")
+	require.ErrorContains(t, err, "a material is expected, such as KRvKN, not the name of its thai table")
+	_, err = Shatranj.ParseTableMaterial("KSvK")
+	require.ErrorContains(t, err, "unknown piece 'S'")
+}

@@ -48,7 +48,7 @@ share of wins as a board.`,
 			if g != tb.Makruk && heatmap != "" {
 				return fmt.Errorf("--heatmap: Makruk tables only for now")
 			}
-			m, err := api.ParseMaterialIn(g, args[0])
+			m, err := g.ParseTableMaterial(args[0])
 			if _, profile, ok := strings.Cut(args[0], "."); ok {
 				return fmt.Errorf("%w: the statistics of a material count its positions under every rule profile whose DTB table is present (%s included)", err, profile)
 			}

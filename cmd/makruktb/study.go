@@ -67,7 +67,7 @@ kind in c0), a training set. --game shatranj studies a Shatranj table
 			if rules.Name != honour.NoRules.Name {
 				so.Rules = &rules
 			}
-			m, err := api.ParseMaterialIn(g, args[0])
+			m, err := g.ParseTableMaterial(args[0])
 			if err != nil {
 				return err
 			}

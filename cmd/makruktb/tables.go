@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
@@ -61,7 +60,7 @@ func selectMaterialsIn(g tb.Game, maxPieces int, args []string) ([]tb.Material, 
 		}
 	case len(args) > 0:
 		for _, a := range args {
-			m, err := api.ParseMaterialIn(g, a)
+			m, err := g.ParseTableMaterial(a)
 			if err != nil {
 				return nil, err
 			}

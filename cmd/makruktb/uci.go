@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/match"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
@@ -179,7 +178,7 @@ Exit status: 0 when every game was converted or held, 2 when some were not,
 			}
 			var mats []tb.Material
 			for _, name := range strings.Split(materials, ",") {
-				m, err := api.ParseMaterial(strings.TrimSpace(name))
+				m, err := tb.Makruk.ParseTableMaterial(strings.TrimSpace(name))
 				if err != nil {
 					return fmt.Errorf("--materials: %w", err)
 				}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
@@ -146,7 +145,7 @@ func verifyTargets(g tb.Game, dir string, args []string, custom []honour.Rules) 
 	}
 	for _, a := range args {
 		name, profile, one := strings.Cut(a, ".")
-		m, err := api.ParseMaterial(name)
+		m, err := tb.Makruk.ParseTableMaterial(name)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +209,7 @@ func gameTargets(g tb.Game, dir string, args []string) ([]probe.ID, error) {
 		return ids, nil
 	}
 	for _, a := range args {
-		m, err := api.ParseMaterialIn(g, strings.TrimSuffix(a, "."+g.String()))
+		m, err := g.ParseTableMaterial(strings.TrimSuffix(a, "."+g.String()))
 		if err != nil {
 			return nil, err
 		}
