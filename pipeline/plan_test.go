@@ -1,10 +1,14 @@
 package pipeline
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -43,4 +47,15 @@ func TestNeeds(t *testing.T) {
 		names = append(names, m.String())
 	}
 	require.ElementsMatch(t, []string{"KRvK", "KNvK", "KRNvK", "KRvKR", "KRvKN"}, names)
+}
+
+// An interrupted table's message says what a rerun does with it: resume
+// it from the checkpoint it saved, or start it afresh (issue 58.15).
+func TestRerunText(t *testing.T) {
+	dir := t.TempDir()
+	j := Job{ID: probe.DTMID(tb.MustParseMaterial("KRRvKN"))}
+	r := &Runner{Scratch: dir, CheckpointEvery: time.Minute}
+	require.Equal(t, "a rerun keeps the tables made and starts it afresh (no checkpoint of it was saved: --checkpoint sets how often)", r.rerunText(j))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "KRRvKN.resume"), nil, 0o644))
+	require.Equal(t, "a rerun resumes it from its checkpoint "+filepath.Join(dir, "KRRvKN.resume"), r.rerunText(j))
 }

@@ -35,6 +35,7 @@ func TestFENErrors(t *testing.T) {
 		{"", "board", "need at least the board and the side to move"},
 		{"k7/8/8/8/8/8/8/7K", "board", "need at least the board and the side to move"},
 		{"k7/8/8/8/8/8/7K w", "board", "7 ranks, expected 8"},
+		{"k7K w", "board", "1 rank, expected 8"},
 		{"k7/8/8/8/8/8/8/6K w", "board", "rank 1 has 7 squares, expected 8"},
 		{"k7/8/8/8/8/8/8/7K1 w", "board", "rank 1 has more than 8 squares"},
 		{"k7/8/8/8/8/8/8/K7Q w", "board", "'Q' on rank 1 is not a piece (K M S N R P, black in lower case) nor a run of 1 to 8 empty squares"},

@@ -143,6 +143,20 @@ func TestCLIRefusesBeforeWork(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	require.Empty(t, entries, "a refused generation wrote nothing")
+
+	// The table directory is named when it cannot take files, before the
+	// room for checkpoints is estimated (issue 58.15).
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	r := runBinary(t, "gen", "--tables", file+"/sub", "KRvK")
+	require.Equal(t, 1, r.code)
+	require.Equal(t, "makruktb: --tables "+file+"/sub: "+file+" is not a directory\n", r.stderr)
+	r = runBinary(t, "gen", "--tables", t.TempDir(), "--scratch", file+"/sub", "KRvK")
+	require.Equal(t, "makruktb: --scratch "+file+"/sub: "+file+" is not a directory\n", r.stderr)
+	for _, cmd := range []string{"study", "stats"} {
+		r = runBinary(t, cmd, "--tables", t.TempDir(), "KRRRvKRRR")
+		require.Equal(t, "makruktb: material KRRRvKRRR has 8 pieces: the tables have at most 6\n", r.stderr, cmd)
+	}
 }
 
 // gen with every table present says so.
