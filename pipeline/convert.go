@@ -209,13 +209,8 @@ func deriveOthers(ctx context.Context, report Reporter, m tb.Material, cache *st
 // rulesNamed returns the profile of that name among profiles, else the
 // built-in one.
 func rulesNamed(name string, profiles []honour.Rules) (*honour.Rules, error) {
-	for i := range profiles {
-		if profiles[i].Name == name {
-			return &profiles[i], nil
-		}
-	}
-	if r, ok := honour.Builtin(name); ok && r.Name == name {
-		return &r, nil
+	if r, ok := honour.Find(name, profiles); ok {
+		return r, nil
 	}
 	return nil, fmt.Errorf("rule profile %q: neither built in nor given", name)
 }

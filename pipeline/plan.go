@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
@@ -119,30 +118,13 @@ func appendNew(list, add []tb.Material) []tb.Material {
 // BoardProfiles reads a comma-separated list of built-in profiles with a
 // board's honour, the profiles of the DTB tables ("none" or "": none).
 func BoardProfiles(list string) ([]honour.Rules, error) {
-	out, err := Profiles(list)
+	out, err := honour.ParseList(list)
 	for _, r := range out {
 		if r.BoardPlies <= 0 {
 			return nil, fmt.Errorf("rules %s have no board's honour, so no DTB tables", r.Name)
 		}
 	}
 	return out, err
-}
-
-// Profiles reads a comma-separated list of rule profiles (built-in names
-// or profile files); "none" or "" alone is the empty list.
-func Profiles(list string) ([]honour.Rules, error) {
-	var out []honour.Rules
-	if list == "none" || list == "" {
-		return nil, nil
-	}
-	for _, name := range strings.Split(list, ",") {
-		r, err := honour.LookupRules(strings.TrimSpace(name))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
 }
 
 // CheckSupported refuses, before any work, targets the generator cannot

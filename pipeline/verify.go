@@ -72,13 +72,8 @@ type Verifier struct {
 // rules returns the profile of that name: a built-in one or one of
 // Profiles.
 func (v *Verifier) rules(name string) (*honour.Rules, error) {
-	for i := range v.Profiles {
-		if v.Profiles[i].Name == name {
-			return &v.Profiles[i], nil
-		}
-	}
-	if r, ok := honour.Builtin(name); ok && r.Name == name {
-		return &r, nil
+	if r, ok := honour.Find(name, v.Profiles); ok {
+		return r, nil
 	}
 	return nil, fmt.Errorf("rules %q: not a built-in profile (%s); give its profile file (verify --rules FILE.json)", name, honour.BuiltinNames())
 }

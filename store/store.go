@@ -116,8 +116,8 @@ func (c *Cache) rules(name string) (*honour.Rules, error) {
 	if ok {
 		return r, nil
 	}
-	if b, ok := honour.Builtin(name); ok && b.Name == name {
-		return &b, nil
+	if b, ok := honour.Find(name, nil); ok {
+		return b, nil
 	}
 	return nil, fmt.Errorf("rule profile %q is needed to derive the side to move the file does not store: neither built in nor given", name)
 }

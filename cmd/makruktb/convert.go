@@ -36,7 +36,7 @@ WDL files of the tables it generates itself.`,
   makruktb convert --format 2
   makruktb convert --tables /tmp/tb --wdl thai KRRvKN`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rules, err := pipeline.Profiles(profiles)
+			rules, err := honour.ParseList(profiles)
 			if err != nil {
 				return fmt.Errorf("--wdl: %w", err)
 			}

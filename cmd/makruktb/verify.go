@@ -51,7 +51,7 @@ Exits non-zero on any mismatch, naming the position.`,
 			if err != nil {
 				return err
 			}
-			custom, err := customProfiles(profileFiles)
+			custom, err := honour.ParseCustomList(profileFiles)
 			if err != nil {
 				return fmt.Errorf("--rules: %w", err)
 			}
@@ -99,28 +99,6 @@ func tallyError(t pipeline.Tally) error {
 		msg += fmt.Sprintf("; %d not checked, as a file they are made from failed", t.Unchecked)
 	}
 	return errors.New(msg)
-}
-
-// customProfiles reads a comma-separated list of profile files ("" for
-// none); a built-in profile's name is refused: its files are checked
-// anyway.
-func customProfiles(list string) ([]honour.Rules, error) {
-	if list == "" {
-		return nil, nil
-	}
-	var out []honour.Rules
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		if _, builtin := honour.Builtin(name); builtin {
-			return nil, fmt.Errorf("%s: a built-in profile, whose files are checked without naming it", name)
-		}
-		r, err := honour.LookupRules(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
 }
 
 // verifyTargets returns the tables of game g the arguments name (see
@@ -177,13 +155,11 @@ func verifyTargets(g tb.Game, dir string, args []string, custom []honour.Rules) 
 	return ids, nil
 }
 
-// lookupProfile returns the profile of that name among custom, else a
-// built-in one or a profile file.
+// lookupProfile returns the profile of that name among custom and the
+// built-in ones, else reads the profile file it names.
 func lookupProfile(name string, custom []honour.Rules) (honour.Rules, error) {
-	for _, r := range custom {
-		if r.Name == name {
-			return r, nil
-		}
+	if r, ok := honour.Find(name, custom); ok {
+		return *r, nil
 	}
 	return honour.LookupRules(name)
 }

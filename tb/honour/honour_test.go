@@ -297,3 +297,34 @@ func FuzzParseRules(f *testing.F) {
 		require.Equal(t, r, back)
 	})
 }
+
+// One home for profile lookups (issue 59.3).
+func TestFindAndParseList(t *testing.T) {
+	custom := []honour.Rules{{Name: "behind"}}
+	r, ok := honour.Find("behind", custom)
+	require.True(t, ok)
+	require.Same(t, &custom[0], r)
+	r, ok = honour.Find("cambodian", custom)
+	require.True(t, ok)
+	require.Equal(t, honour.CambodianRules.Name, r.Name)
+	_, ok = honour.Find("Cambodian", nil)
+	require.False(t, ok, "a name is found exactly")
+	_, ok = honour.Find("texts", nil)
+	require.False(t, ok)
+
+	list, err := honour.ParseList("thai, cambodian")
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	for _, none := range []string{"", "none"} {
+		list, err = honour.ParseList(none)
+		require.NoError(t, err)
+		require.Empty(t, list)
+	}
+	_, err = honour.ParseList("thai,fide")
+	require.ErrorContains(t, err, `rules "fide"`)
+	_, err = honour.ParseCustomList("thai")
+	require.ErrorContains(t, err, "thai: a built-in profile")
+	list, err = honour.ParseCustomList("")
+	require.NoError(t, err)
+	require.Empty(t, list)
+}
