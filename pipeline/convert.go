@@ -360,11 +360,12 @@ func sameStoredValues(ctx context.Context, path string, values [2]*value.Array, 
 // removeStaleWDL removes the WDL files of m in dir that were not made
 // from the tables now beside them.
 func removeStaleWDL(report Reporter, dir string, m tb.Material) error {
-	paths, err := filepath.Glob(filepath.Join(dir, m.String()+".*"+probe.WDL.Extension()))
+	files, err := probe.WDLFilesOf(dir, m)
 	if err != nil {
 		return err
 	}
-	for _, path := range paths {
+	for _, id := range files {
+		path := filepath.Join(dir, probe.WDLFileName(m, id.Rules))
 		wdl, err := probe.OpenFile(path)
 		if err != nil {
 			continue // verify reports a damaged file

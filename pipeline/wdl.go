@@ -293,14 +293,11 @@ func fileSize(path string) (int64, error) {
 // prints a line per file and returns their tally.
 func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material, failed []probe.ID) (Tally, error) {
 	var tally Tally
-	_, all, err := probe.ScanAll(v.Dir)
+	files, err := probe.WDLFilesOf(v.Dir, m)
 	if err != nil {
 		return tally, err
 	}
-	for _, id := range all {
-		if id.Material != m || id.Game != tb.Makruk {
-			continue
-		}
+	for _, id := range files {
 		tally.Files++
 		name := probe.WDLFileName(m, id.Rules)
 		if i := slices.IndexFunc(failed, func(f probe.ID) bool { profile, _ := f.Profile(); return f.Rules == "" || profile == id.Rules }); i >= 0 {

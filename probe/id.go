@@ -121,11 +121,21 @@ func Scan(dir string) ([]ID, error) {
 	return tables, err
 }
 
-// ScanAll is Scan that also lists the WDL files, each by the ID of the
-// material and rule profile it answers for (as a DTB table's ID).
-func ScanAll(dir string) (tables, wdl []ID, err error) { return scan(dir) }
+// WDLFilesOf lists the WDL files of Makruk material m in dir, each by the
+// ID of its material and rule profile, in the order of their names.
+func WDLFilesOf(dir string, m tb.Material) ([]ID, error) {
+	_, all, err := scan(dir)
+	var out []ID
+	for _, id := range all {
+		if id.Material == m && id.Game == tb.Makruk {
+			out = append(out, id)
+		}
+	}
+	return out, err
+}
 
-// scan is ScanAll.
+// scan is Scan that also lists the WDL files, each by the ID of the
+// material and rule profile it answers for (as a DTB table's ID).
 func scan(dir string) (tables, wdl []ID, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
