@@ -82,7 +82,7 @@ type Runner struct {
 }
 
 // DefaultFormat is the format version a Runner writes when its Format is
-// 0: version 2, a quarter of version 1's size.
+// 0: version 2, about a third of version 1's size.
 const DefaultFormat = probe.Version2
 
 // formatOf returns the format version a table is written in: the run's,
