@@ -184,9 +184,9 @@ func BestJudged(moves []JudgedMove) int {
 	return best
 }
 
-// maxLinePlies bounds the length of a JudgedLine: no goal and mate after
+// MaxLinePlies bounds the length of a JudgedLine (and of any line of best play): no goal and mate after
 // it of any table are that far apart.
-const maxLinePlies = 2048
+const MaxLinePlies = 2048
 
 // JudgedLine returns the count-aware optimal line from p: both sides play
 // BestJudged under the running count (which starts in p as rules r read
@@ -203,7 +203,7 @@ func (t *Tables) JudgedLine(p *tb.Position, r *honour.Rules) ([]JudgedMove, erro
 	// under board's honour every best move brings the goal one ply nearer,
 	// and after it the mate. The bound guards against a damaged table
 	// sending the line round in circles.
-	for range maxLinePlies {
+	for range MaxLinePlies {
 		moves, err := t.Moves(&pos)
 		if err != nil {
 			return line, err

@@ -115,7 +115,7 @@ func (o *Oracle) Judge(g *Game) (honour.Category, error) {
 func (o *Oracle) linePlies(g *Game, first tb.Move) (int, error) {
 	line := *g
 	line.PlayMove(first)
-	for plies := 1; plies <= 2048; plies++ {
+	for plies := 1; plies <= probe.MaxLinePlies; plies++ {
 		if !line.Pos.HasLegalMove() {
 			return plies, nil
 		}
@@ -125,7 +125,7 @@ func (o *Oracle) linePlies(g *Game, first tb.Move) (int, error) {
 		}
 		line.PlayMove(moves[probe.BestJudged(moves)].Move)
 	}
-	return 0, fmt.Errorf("%s: no mate within 2048 plies of best play (damaged table?)", g.FEN())
+	return 0, fmt.Errorf("%s: no mate within %d plies of best play (damaged table?)", g.FEN(), probe.MaxLinePlies)
 }
 
 // judgedMoves judges every legal move of p (count c) by the position after
