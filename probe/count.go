@@ -184,8 +184,8 @@ func BestJudged(moves []JudgedMove) int {
 	return best
 }
 
-// MaxLinePlies bounds the length of a JudgedLine (and of any line of best play): no goal and mate after
-// it of any table are that far apart.
+// MaxLinePlies bounds the length of a JudgedLine, and of any line of best
+// play: no goal and mate after it of any table are that far apart.
 const MaxLinePlies = 2048
 
 // JudgedLine returns the count-aware optimal line from p: both sides play
