@@ -38,9 +38,13 @@ func StatsIn(ctx context.Context, dir string, g tb.Game, m tb.Material) (*retro.
 	if err != nil || !honour.HasBoardHonour(m) {
 		return st, err
 	}
+	present, err := store.OpenDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range honour.BuiltinRules() {
 		id := probe.ID{Material: m, Rules: r.Name}
-		if r.BoardPlies <= 0 || !store.Present(dir, id) {
+		if r.BoardPlies <= 0 || !present.Has(id) {
 			continue
 		}
 		dtb, err := cache.Load(id)

@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 )
@@ -57,9 +57,9 @@ func writeRecords(dir string, r Records) error {
 }
 
 // tablesDone reports whether every table of j is in dir, complete.
-func tablesDone(dir string, j *Job) bool {
+func tablesDone(dir *store.Dir, j *Job) bool {
 	for _, id := range j.Tables {
-		if !store.Present(dir, id) {
+		if !dir.Has(id) {
 			return false
 		}
 	}
@@ -73,27 +73,27 @@ func tablesDone(dir string, j *Job) bool {
 // no record (a job stopped between the rename and the record) is read.
 // (Whether the bytes still match the record is verify's question: reading
 // terabytes at every submit would not do.)
-func checkValid(dir string, j *Job, recorded map[string]string) error {
+func checkValid(dir *store.Dir, j *Job, recorded map[string]string) error {
 	for _, id := range j.Tables {
-		if !store.Present(dir, id) {
+		if !dir.Has(id) {
 			continue
 		}
-		name := id.FileName()
+		name, path := id.FileName(), id.Path(dir.Path())
 		sum, ok := recorded[name]
 		if !ok {
 			var err error
-			if sum, err = store.FileSHA256(id.Path(dir)); err != nil {
+			if sum, err = store.FileSHA256(path); err != nil {
 				return err
 			}
 		}
-		v1, ok1 := data.Checksums()[name]
-		v2, ok2 := data.ChecksumsV2()[name]
+		v1, _, ok1 := dir.ReferenceOf(name, probe.Version)
+		v2, _, ok2 := dir.ReferenceOf(name, probe.Version2)
 		switch {
 		case !ok1 && !ok2, sum == v1, sum == v2:
 		case !ok2:
-			return fmt.Errorf("%s: SHA-256 %s, expected %s: delete the file and submit again", id.Path(dir), sum, v1)
+			return fmt.Errorf("%s: SHA-256 %s, expected %s: delete the file and submit again", path, sum, v1)
 		default:
-			return fmt.Errorf("%s: SHA-256 %s, expected %s (version 1) or %s (version 2): delete the file and submit again", id.Path(dir), sum, v1, v2)
+			return fmt.Errorf("%s: SHA-256 %s, expected %s (version 1) or %s (version 2): delete the file and submit again", path, sum, v1, v2)
 		}
 	}
 	return nil
@@ -117,8 +117,12 @@ func (s *Submitter) Submit(ctx context.Context, jobs []Job) error {
 	if err != nil {
 		return err
 	}
+	dir, err := store.OpenDir(s.Dir)
+	if err != nil {
+		return err
+	}
 	for i := range jobs {
-		if err := checkValid(s.Dir, &jobs[i], recorded); err != nil {
+		if err := checkValid(dir, &jobs[i], recorded); err != nil {
 			return err
 		}
 	}
@@ -158,7 +162,7 @@ func (s *Submitter) Submit(ctx context.Context, jobs []Job) error {
 	for i := range jobs {
 		j := &jobs[i]
 		name := j.Key()
-		if tablesDone(s.Dir, j) {
+		if tablesDone(dir, j) {
 			done++
 			continue
 		}
@@ -246,6 +250,10 @@ func Statuses(ctx context.Context, sl *Slurm, dir string, jobs []Job) ([]Status,
 	if err != nil {
 		return nil, err
 	}
+	tables, err := store.OpenDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Status, len(jobs))
 	for i := range jobs {
 		j := &jobs[i]
@@ -262,7 +270,7 @@ func Statuses(ctx context.Context, sl *Slurm, dir string, jobs []Job) ([]Status,
 				st.State = Failed
 			}
 		}
-		if st.State != Running && st.State != Queued && tablesDone(dir, j) {
+		if st.State != Running && st.State != Queued && tablesDone(tables, j) {
 			st.State = Done // a job still running may not have finished its records
 		}
 		out[i] = st

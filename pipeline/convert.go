@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/index"
-	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/internal/parallel"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
@@ -61,12 +60,10 @@ const (
 // so a WDL file is the same whether made here or beside tables generated
 // in version 2. Tables already in version 2 are kept. Other WDL files of
 // m made from the version-1 tables are removed (Tables would refuse
-// them). Each table and file written is reported (report.Print).
-func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Material, profiles []honour.Rules, references References) ([]ConvertResult, []WDLResult, error) {
-	ids, err := probe.Scan(dir)
-	if err != nil {
-		return nil, nil, err
-	}
+// them). Each table and file written is reported (report.Print); each is
+// held to dir.Reference.
+func ConvertMaterial(ctx context.Context, report Reporter, dir *store.Dir, m tb.Material, profiles []honour.Rules) ([]ConvertResult, []WDLResult, error) {
+	ids := dir.Tables()
 	// The value arrays are most of the heap and hold no pointers: collect
 	// garbage early rather than let the heap double past them (a
 	// six-piece table's two sides are up to 15 GB).
@@ -80,7 +77,7 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 		if err := ctx.Err(); err != nil {
 			return tables, nil, fmt.Errorf("interrupted before %s; a rerun continues from there", id.FileName())
 		}
-		res, values, err := convertTable(ctx, report, dir, id, references)
+		res, values, err := convertTable(ctx, report, dir, id)
 		if err != nil {
 			return tables, nil, err
 		}
@@ -103,7 +100,7 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 		return tables, nil, removeStaleWDL(report, dir, m)
 	}
 	var wdl []WDLResult
-	cache := store.NewCacheContext(ctx, dir, 5)
+	cache := store.NewCacheContext(ctx, dir.Path(), 5)
 	if err := deriveOthers(ctx, report, m, cache, loaded, profiles); err != nil {
 		return tables, nil, err
 	}
@@ -113,7 +110,7 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir string, m tb.Mate
 		if probe.NeedsBoardTable(m, r) && !slices.Contains(ids, probe.ID{Material: m, Rules: r.Name}) {
 			continue // convert's WDL pass reports it
 		}
-		res, err := writeWDLWith(ctx, report, dir, m, r, references, others)
+		res, err := writeWDLWith(ctx, report, dir, m, r, others)
 		if err != nil {
 			return tables, wdl, err
 		}
@@ -224,7 +221,8 @@ func rulesNamed(name string, profiles []honour.Rules) (*honour.Rules, error) {
 // record, and the catalogue row follows (a verified mark carries over: the
 // side not stored is derived by the one-ply search verify checked). It
 // holds the table's lock meanwhile.
-func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID, references References) (res ConvertResult, values [2]*value.Array, err error) {
+func convertTable(ctx context.Context, report Reporter, d *store.Dir, id probe.ID) (res ConvertResult, values [2]*value.Array, err error) {
+	dir := d.Path()
 	res.ID = id
 	name := id.FileName()
 	path := id.Path(dir)
@@ -272,7 +270,7 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 	if err := markHoles(ctx, old.Space, values, report.Progress); err != nil {
 		return res, values, err
 	}
-	pending := path + PendingSuffix
+	pending := d.PendingPath(name)
 	stage(StageWrite)
 	if err := probe.WriteFileV2(pending, old.Space, old.Header.Metric, old.Header.Rules, values); err != nil {
 		return res, values, err
@@ -282,14 +280,6 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 		return res, values, err
 	}
 	stage(StageChecksum)
-	sum, err := store.FileSHA256(pending)
-	if err != nil {
-		return res, values, err
-	}
-	reference, listName := references.Of(probe.Version2)
-	if ref, ok := reference[name]; ok && sum != ref {
-		return res, values, fmt.Errorf("%s: version 2 has SHA-256 %s, %s records %s: not converted", name, sum, listName, ref)
-	}
 	oldSum, err := store.FileSHA256(path)
 	if err != nil {
 		return res, values, err
@@ -298,11 +288,11 @@ func convertTable(ctx context.Context, report Reporter, dir string, id probe.ID,
 	if err != nil {
 		return res, values, err
 	}
-	if err := atomicfile.Rename(pending, path); err != nil {
-		return res, values, err
-	}
-	if err := store.ReplaceChecksum(dir, name, sum, reference); err != nil {
-		return res, values, err
+	// The version-2 file replaces the version-1 file and its record; one
+	// that differs from its reference is not kept: the old file stays.
+	sum, err := d.Accept(store.Candidate{Name: name, Version: probe.Version2, Replace: true, Discard: true})
+	if err != nil {
+		return res, values, fmt.Errorf("%w: not converted, %s stays in version 1", err, name)
 	}
 	if res.After, err = fileSize(path); err != nil {
 		return res, values, err
@@ -359,12 +349,9 @@ func sameStoredValues(ctx context.Context, path string, values [2]*value.Array, 
 
 // removeStaleWDL removes the WDL files of m in dir that were not made
 // from the tables now beside them.
-func removeStaleWDL(report Reporter, dir string, m tb.Material) error {
-	files, err := probe.WDLFilesOf(dir, m)
-	if err != nil {
-		return err
-	}
-	for _, id := range files {
+func removeStaleWDL(report Reporter, d *store.Dir, m tb.Material) error {
+	dir := d.Path()
+	for _, id := range d.WDLFilesOf(m) {
 		path := filepath.Join(dir, probe.WDLFileName(m, id.Rules))
 		wdl, err := probe.OpenFile(path)
 		if err != nil {
@@ -383,6 +370,7 @@ func removeStaleWDL(report Reporter, dir string, m tb.Material) error {
 			if err := os.Remove(path); err != nil {
 				return err
 			}
+			d.Forget(filepath.Base(path))
 			report.Log(fmt.Sprintf("%-27s made from the version-1 tables: removed (convert --wdl %s makes it anew)", filepath.Base(path), rules))
 		}
 	}

@@ -28,7 +28,7 @@ import (
 func TestConvertMakesWhatGenMakes(t *testing.T) {
 	profiles := []honour.Rules{honour.ThaiRules}
 	jobs := Plan([]tb.Material{tb.MustParseMaterial("KRvKN")}, profiles)
-	refs := RepositoryReferences()
+	refs := store.RepositoryReferences()
 	v2 := t.TempDir()
 	gen := &Runner{Dir: v2, Threads: 2, Reference: refs, Verify: true, Report: &record{}, WDL: true, Format: probe.Version2}
 	require.NoError(t, gen.Run(context.Background(), jobs))
@@ -39,7 +39,7 @@ func TestConvertMakesWhatGenMakes(t *testing.T) {
 
 	// A WDL file of another profile, made from the version-1 tables.
 	none := filepath.Join(v1, probe.WDLFileName(tb.MustParseMaterial("KRvK"), "none"))
-	_, err := WriteWDL(context.Background(), quiet{}, v1, tb.MustParseMaterial("KRvK"), &honour.NoRules, refs)
+	_, err := WriteWDL(context.Background(), quiet{}, openDir(t, v1, refs), tb.MustParseMaterial("KRvK"), &honour.NoRules)
 	require.NoError(t, err)
 	require.FileExists(t, none)
 	v1Sums, err := store.ReadChecksums(v1)
@@ -49,7 +49,7 @@ func TestConvertMakesWhatGenMakes(t *testing.T) {
 			continue
 		}
 		rec := &record{}
-		tables, wdl, err := ConvertMaterial(context.Background(), rec, v1, j.ID.Material, profiles, refs)
+		tables, wdl, err := ConvertMaterial(context.Background(), rec, openDir(t, v1, refs), j.ID.Material, profiles)
 		require.NoError(t, err)
 		require.NotEmpty(t, tables)
 		for _, res := range tables {
@@ -97,13 +97,13 @@ func TestConvertMakesWhatGenMakes(t *testing.T) {
 	require.Zero(t, tally.Unchecked)
 	require.GreaterOrEqual(t, tally.Files, len(ids))
 
-	tables, _, err := ConvertMaterial(context.Background(), &record{}, v1, last.Material, profiles, refs)
+	tables, _, err := ConvertMaterial(context.Background(), &record{}, openDir(t, v1, refs), last.Material, profiles)
 	require.NoError(t, err)
 	for _, res := range tables {
 		require.True(t, res.Kept, res.ID)
 	}
 	require.NoError(t, os.Remove(probe.DTMID(tb.MustParseMaterial("KRvK")).Path(v1)))
-	_, _, err = ConvertMaterial(context.Background(), &record{}, v1, tb.MustParseMaterial("KRvK"), profiles, refs)
+	_, _, err = ConvertMaterial(context.Background(), &record{}, openDir(t, v1, refs), tb.MustParseMaterial("KRvK"), profiles)
 	require.ErrorIs(t, err, fs.ErrNotExist, "no DTM table to make the WDL file from")
 }
 
@@ -121,7 +121,7 @@ func TestSameStoredValuesFindsADifference(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	jobs := Plan([]tb.Material{tb.MustParseMaterial("KRvK")}, nil)
-	run := &Runner{Dir: dir, Threads: 2, Reference: RepositoryReferences(), Report: &record{}, Format: probe.Version}
+	run := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), Report: &record{}, Format: probe.Version}
 	require.NoError(t, run.Run(ctx, jobs))
 	old, err := probe.OpenFile(filepath.Join(dir, "KRvK.mtbm"))
 	require.NoError(t, err)
@@ -187,10 +187,10 @@ func TestConvertReportsProgress(t *testing.T) {
 	dir := t.TempDir()
 	profiles := []honour.Rules{honour.ThaiRules}
 	m := tb.MustParseMaterial("KRvKN")
-	run := &Runner{Dir: dir, Threads: 2, Reference: RepositoryReferences(), Report: &record{}, Format: probe.Version}
+	run := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), Report: &record{}, Format: probe.Version}
 	require.NoError(t, run.Run(ctx, Plan([]tb.Material{m}, profiles)))
 	rec := &stages{}
-	tables, _, err := ConvertMaterial(ctx, rec, dir, m, profiles, RepositoryReferences())
+	tables, _, err := ConvertMaterial(ctx, rec, openDir(t, dir, store.RepositoryReferences()), m, profiles)
 	require.NoError(t, err)
 	require.Len(t, tables, 2, "DTM and thai DTB")
 	perTable := []retro.Stage{StageCheckData, StageLoad, StageHoles, StageWrite, StageReadBack, StageChecksum}
@@ -201,4 +201,13 @@ func TestConvertReportsProgress(t *testing.T) {
 		require.Positive(t, p.Total, stage)
 		require.Equal(t, p.Total, p.Done, "%s reported to its end", stage)
 	}
+}
+
+// openDir opens dir as a table directory held to refs.
+func openDir(t *testing.T, dir string, refs store.References) *store.Dir {
+	t.Helper()
+	d, err := store.OpenDir(dir)
+	require.NoError(t, err)
+	d.Reference = refs
+	return d
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -24,7 +25,7 @@ func ExampleRunner() {
 	for _, j := range jobs {
 		fmt.Println("plan:", j.ID)
 	}
-	r := &pipeline.Runner{Dir: dir, Threads: 2, Verify: true, Reference: pipeline.RepositoryReferences()}
+	r := &pipeline.Runner{Dir: dir, Threads: 2, Verify: true, Reference: store.RepositoryReferences()}
 	if err := r.Run(context.Background(), jobs); err != nil {
 		fmt.Println(err)
 		return

@@ -64,7 +64,7 @@ type Runner struct {
 	CheckpointEvery time.Duration
 	// Reference holds the SHA-256 each file must have, by format version
 	// and file name (RepositoryReferences for the repository's).
-	Reference References
+	Reference store.References
 	// Format is the format version of the tables written: 2
 	// (probe.WriteFileV2: one side to move stored; also when 0, see
 	// DefaultFormat) or 1 (probe.WriteFile: both sides). A table made out
@@ -75,6 +75,7 @@ type Runner struct {
 	// run under every profile of the run's DTB tables (WriteWDL).
 	WDL bool
 
+	dir   *store.Dir // the directory as listed when the run began, kept as it accepts files
 	cache *store.Cache
 	// spoil, set by tests, sees every table solved before it is written,
 	// as a faulty generator would.
@@ -128,13 +129,6 @@ func (r *Runner) mayHold(table *retro.Table, peak int64) bool {
 	return held+peak <= r.Memory/2
 }
 
-// The suffixes of a table file that no reader opens: a table written but
-// not yet accepted, and one that failed its check.
-const (
-	PendingSuffix  = ".unaccepted"
-	RejectedSuffix = ".rejected"
-)
-
 // Run generates the jobs in order. A table that fails is reported and
 // the run goes on (tables that do not need it can still be made); the
 // error then names every table that failed.
@@ -151,6 +145,11 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	if err := RemoveStale(r.Report, r.Dir, r.Scratch); err != nil {
 		return err
 	}
+	dir, err := store.OpenDir(r.Dir)
+	if err != nil {
+		return err
+	}
+	dir.Reference, r.dir = r.Reference, dir
 	// The directory records the custom profiles its files are made under
 	// (store.RecordProfile), before any file of theirs is written.
 	for _, j := range jobs {
@@ -218,14 +217,19 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 // reports whether it made the table; err is the table's failure, fatal
 // one that stops the run.
 func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error) {
+	waited := false
 	unlock, fatal := store.LockTable(ctx, r.Dir, j.ID.FileName(), func(holder string) {
+		waited = true
 		r.Report.Log(fmt.Sprintf("%-27s another run is making it (%s): waiting for it", j.ID, holder))
 	})
 	if fatal != nil {
 		return false, fatal, nil
 	}
 	defer unlock()
-	if !(r.Force && j.Target) && store.Present(r.Dir, j.ID) {
+	if waited {
+		r.dir.Look(j.ID.FileName()) // what the other run made
+	}
+	if !(r.Force && j.Target) && r.dir.Has(j.ID) {
 		// A table asked for by name is made anew when its file no longer
 		// has the checksum the directory records for it (damaged).
 		if j.Target {
@@ -242,7 +246,8 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 		}
 		// A run stopped between writing a table and recording its
 		// checksum leaves a complete file without one.
-		reference, _ := r.Reference.Of(versionOf(j.ID.Path(r.Dir)))
+		version, _ := r.dir.Version(j.ID)
+		reference, _ := r.Reference.Of(version)
 		recorded, err := store.EnsureChecksum(r.Dir, j.ID, reference)
 		if err != nil {
 			return false, err, nil
@@ -263,7 +268,7 @@ func (r *Runner) runJob(ctx context.Context, j Job) (made bool, fatal, err error
 
 // checkpointPath is where j's generation saves its state.
 func (r *Runner) checkpointPath(j Job) string {
-	return filepath.Join(r.Scratch, j.ID.String()+".resume")
+	return filepath.Join(r.Scratch, j.ID.String()+store.CheckpointSuffix)
 }
 
 // rerunText says what a rerun does with j, interrupted: resume it from
@@ -356,7 +361,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	defer table.Close() // out of core: its scratch files go
 	path := j.ID.Path(r.Dir)
 	clock.enter("write")
-	pending := path + PendingSuffix
+	pending := r.dir.PendingPath(j.ID.FileName())
 	format := r.formatOf(spill)
 	write := probe.WriteFile
 	if format == probe.Version2 {
@@ -367,15 +372,13 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	// A table made again in its own format must give the bytes the
 	// directory records for it; gen --force --format over a file of the
 	// other format replaces that file and its record.
-	replacing := false
-	if old, err := probe.OpenFile(path); err == nil {
-		replacing = old.Header.Version != format
-		old.Close()
-	}
+	present, ok := r.dir.Version(j.ID)
+	replacing := ok && present != format
 	if err := write(pending, table.Space, metric, j.ID.Rules, table.Values); err != nil {
 		return err // naming the file
 	}
-	sum, verified, err := r.accept(ctx, j, table, pending, format, !replacing, clock)
+	clock.enter("checksum")
+	sum, verified, err := r.accept(ctx, j, table, format, replacing, clock)
 	if err != nil {
 		return err
 	}
@@ -383,15 +386,6 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 		if err := os.Remove(opts.Checkpoint.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-	}
-	reference, _ := r.Reference.Of(format)
-	if replacing {
-		err = store.ReplaceChecksum(r.Dir, j.ID.FileName(), sum, reference)
-	} else {
-		err = store.RecordChecksumOf(r.Dir, path, sum, reference)
-	}
-	if err != nil {
-		return err
 	}
 	if !table.OutOfCore() { // out of core, the table lives until Close
 		r.cache.Keep(j.ID, table)
@@ -419,54 +413,30 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	return nil
 }
 
-// accept gives the table just written to pending its final name if it is
-// right: byte for byte its reference checksum when it has one, else,
-// unless Verify is off, every value against its successors (the check
-// Verifier makes); format is the version it was written in. With recorded,
-// it must also be byte for byte what the directory's SHA256SUMS records
-// for it, if anything. A table that fails is renamed NAME.rejected, the
-// file it would replace stays, and the error says so: the generator
-// itself is what this guards against (issue 42: two workers once wrote
-// wrong values from time to time). It returns the file's SHA-256 and
-// whether it checked the values.
-func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, pending string, format int, recorded bool, clock *Timings) (sum string, verified bool, err error) {
-	path := j.ID.Path(r.Dir)
-	clock.enter("checksum")
-	if sum, err = store.FileSHA256(pending); err != nil {
-		return "", false, err
-	}
-	var fault error
-	reference, listName := r.Reference.Of(format)
-	if ref, ok := reference[j.ID.FileName()]; ok {
-		if sum != ref {
-			fault = fmt.Errorf("%s: SHA-256 %s differs from %s in %s: the generator's output changed", j.ID, sum, ref, listName)
+// accept gives the table just written, in format version format, its name
+// if it is right (store.Dir.Accept): byte for byte its reference checksum
+// when it has one, else, unless Verify is off, every value against its
+// successors (the check Verifier makes); unless replacing a file of the
+// other version, byte for byte what the directory records for it. It
+// returns the file's SHA-256 and whether it checked the values.
+func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, format int, replacing bool, clock *Timings) (sum string, verified bool, err error) {
+	name := j.ID.FileName()
+	check := func(string) (fault, err error) {
+		if _, _, ok := r.dir.ReferenceOf(name, format); ok || !r.Verify {
+			return nil, nil
 		}
-	} else if r.Verify {
 		clock.enter("verify")
 		r.Report.Start(j.ID.String())
 		fault = r.verifyValues(ctx, j, table)
 		r.Report.Stop()
 		if ctx.Err() != nil {
-			os.Remove(pending)
-			return "", false, ctx.Err()
+			return nil, ctx.Err()
 		}
 		verified = fault == nil
+		return fault, nil
 	}
-	if recorded && fault == nil {
-		sums, err := store.ReadChecksums(r.Dir)
-		if err != nil {
-			return "", false, err
-		}
-		fault = store.RecordMismatch(r.Dir, sums, j.ID.FileName(), sum)
-	}
-	if fault != nil {
-		rejected := path + RejectedSuffix
-		if err := atomicfile.Rename(pending, rejected); err != nil {
-			return "", false, err
-		}
-		return "", false, fmt.Errorf("%w; not accepted: the file is kept as %s, which no reader opens", fault, rejected) // both faults name the table
-	}
-	return sum, verified, atomicfile.Rename(pending, path)
+	sum, err = r.dir.Accept(store.Candidate{Name: name, Version: format, Check: check, Replace: replacing})
+	return sum, verified && err == nil, err
 }
 
 // verifyValues checks every value of a freshly generated table against its
@@ -530,7 +500,7 @@ func (r *Runner) checkpoint(j Job, indices uint64) (*retro.Checkpoint, error) {
 // table is read from its file a king pair at a time instead of held
 // whole, when it is a version-1 file. done closes what draws opened.
 func (r *Runner) draws(m tb.Material, rules *honour.Rules, outOfCore bool) (draws retro.RangeTable, done func(), err error) {
-	id, wider := widerBoardID(r.Dir, m, rules)
+	id, wider := r.widerBoardID(m, rules)
 	if !outOfCore {
 		if !wider {
 			return nil, func() {}, nil
@@ -564,10 +534,10 @@ func (r *Runner) draws(m tb.Material, rules *honour.Rules, outOfCore bool) (draw
 
 // widerBoardID names the DTB table of m under a wider profile (see draws),
 // if there is one.
-func widerBoardID(dir string, m tb.Material, r *honour.Rules) (probe.ID, bool) {
+func (r *Runner) widerBoardID(m tb.Material, rules *honour.Rules) (probe.ID, bool) {
 	for _, w := range honour.BuiltinRules() {
 		id := probe.ID{Material: m, Rules: w.Name}
-		if w.Name != r.Name && w.BoardPlies > 0 && store.Present(dir, id) && retro.GoalsIncluded(r, &w, m) {
+		if w.Name != rules.Name && w.BoardPlies > 0 && r.dir.Has(id) && retro.GoalsIncluded(rules, &w, m) {
 			return id, true
 		}
 	}

@@ -60,16 +60,16 @@ func TestRunRejectsAMismatch(t *testing.T) {
 	reference := data.Checksums()
 	reference["KSvK.mtbm"] = strings.Repeat("0", 64)
 	rec := &record{}
-	r := &Runner{Dir: dir, Threads: 2, Reference: References{V1: reference}, Verify: true, Report: rec, Format: probe.Version}
+	r := &Runner{Dir: dir, Threads: 2, Reference: store.References{V1: reference}, Verify: true, Report: rec, Format: probe.Version}
 	err := r.Run(context.Background(), plan(t, "KSvK", "KRvK"))
 	require.EqualError(t, err, "1 table failed: KSvK")
-	require.Equal(t, []string{"makruktb: KSvK: SHA-256 " + data.Checksums()["KSvK.mtbm"] + " differs from " + strings.Repeat("0", 64) +
+	require.Equal(t, []string{"makruktb: KSvK.mtbm: SHA-256 " + data.Checksums()["KSvK.mtbm"] + " differs from " + strings.Repeat("0", 64) +
 		" in the reference data/checksums.txt: the generator's output changed; not accepted: the file is kept as " +
 		filepath.Join(dir, "KSvK.mtbm.rejected") + ", which no reader opens"}, rec.logged)
 	require.NoFileExists(t, filepath.Join(dir, "KSvK.mtbm"))
-	require.NoFileExists(t, filepath.Join(dir, "KSvK.mtbm"+PendingSuffix))
-	require.FileExists(t, filepath.Join(dir, "KSvK.mtbm"+RejectedSuffix))
-	require.False(t, store.Present(dir, probe.DTMID(tb.MustParseMaterial("KSvK"))))
+	require.NoFileExists(t, filepath.Join(dir, "KSvK.mtbm"+store.PendingSuffix))
+	require.FileExists(t, filepath.Join(dir, "KSvK.mtbm"+store.RejectedSuffix))
+	require.False(t, openDir(t, dir, store.References{}).Has(probe.DTMID(tb.MustParseMaterial("KSvK"))))
 	require.Len(t, rec.made, 1)
 	require.Equal(t, "KRvK", rec.made[0].Summary.Table)
 	sums, err := store.ReadChecksums(dir)
@@ -86,7 +86,7 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 	reference := data.ChecksumsV2() // version 2, the default
 	delete(reference, "KRvK.mtbm")
 	rec := &record{}
-	r := &Runner{Dir: dir, Threads: 2, Reference: References{V2: reference}, Verify: true, Report: rec}
+	r := &Runner{Dir: dir, Threads: 2, Reference: store.References{V2: reference}, Verify: true, Report: rec}
 	require.NoError(t, r.Run(context.Background(), plan(t, "KRvK")))
 	sum, err := store.FileSHA256(filepath.Join(dir, "KRvK.mtbm"))
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 	require.Contains(t, rec.made[0].Timings.String(), "verify ")
 
 	rec = &record{}
-	r = &Runner{Dir: dir, Threads: 2, Reference: References{V2: reference}, Verify: true, Force: true, Report: rec, spoil: spoilWin}
+	r = &Runner{Dir: dir, Threads: 2, Reference: store.References{V2: reference}, Verify: true, Force: true, Report: rec, spoil: spoilWin}
 	err = r.Run(context.Background(), plan(t, "KRvK"))
 	require.EqualError(t, err, "1 table failed: KRvK")
 	require.Len(t, rec.logged, 1)
@@ -108,7 +108,7 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 
 	require.NoError(t, os.Remove(filepath.Join(dir, "KRvK.mtbm")))
 	require.NoError(t, os.Remove(filepath.Join(dir, store.ChecksumFile)))
-	r = &Runner{Dir: dir, Threads: 2, Reference: References{V2: reference}, Verify: false, Report: &record{}, spoil: spoilWin}
+	r = &Runner{Dir: dir, Threads: 2, Reference: store.References{V2: reference}, Verify: false, Report: &record{}, spoil: spoilWin}
 	require.NoError(t, r.Run(context.Background(), plan(t, "KRvK")))
 	require.FileExists(t, filepath.Join(dir, "KRvK.mtbm"))
 }
@@ -120,9 +120,9 @@ func TestRunVerifiesATableWithoutReference(t *testing.T) {
 func TestBoardLetsGoOfDraws(t *testing.T) {
 	dir := t.TempDir()
 	m := tb.MustParseMaterial("KRvKR")
-	runner := &Runner{Dir: dir, Threads: 2, Reference: RepositoryReferences()}
+	runner := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences()}
 	require.NoError(t, runner.Run(context.Background(), Plan([]tb.Material{m}, []honour.Rules{honour.ThaiRules})))
-	r := &Runner{Dir: dir, Threads: 1, cache: store.NewCache(dir, 0)} // the cache keeps nothing
+	r := &Runner{Dir: dir, Threads: 1, cache: store.NewCache(dir, 0), dir: openDir(t, dir, store.RepositoryReferences())} // the cache keeps nothing
 
 	heapWhileIterating := func(rules *honour.Rules) uint64 {
 		var heap uint64
@@ -142,7 +142,7 @@ func TestBoardLetsGoOfDraws(t *testing.T) {
 		return heap
 	}
 	fromDTM := heapWhileIterating(&honour.ThaiRules) // no wider profile: the DTM table's draws
-	_, wider := widerBoardID(dir, m, &honour.CambodianRules)
+	_, wider := r.widerBoardID(m, &honour.CambodianRules)
 	require.True(t, wider, "the thai table gives the cambodian one its draws")
 	fromThai := heapWhileIterating(&honour.CambodianRules)
 

@@ -58,12 +58,13 @@ type Verifier struct {
 	// Reference holds the SHA-256 each file must have, by format version
 	// and file name (RepositoryReferences), beside the directory's own
 	// record.
-	Reference References
+	Reference store.References
 	Report    Reporter
 	// Profiles are the custom rule profiles (profile files) whose DTB and
 	// WDL files may be checked; the built-in ones need not be given.
 	Profiles []honour.Rules
 
+	dir      *store.Dir
 	sums     map[string]string
 	cache    *store.Cache
 	freeDisk func(dir string) (int64, error) // retro.FreeDisk; a test fills the disk
@@ -104,6 +105,10 @@ func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (tally Tally, err
 	if err := RemoveStale(v.Report, v.Dir, v.Scratch); err != nil {
 		return tally, err
 	}
+	if v.dir, err = store.OpenDir(v.Dir); err != nil {
+		return tally, err
+	}
+	v.dir.Reference = v.Reference
 	if v.sums, err = store.ReadChecksums(v.Dir); err != nil {
 		return tally, err
 	}
@@ -306,8 +311,8 @@ func (v *Verifier) load(ctx context.Context, id probe.ID, outOfCore bool) (c ret
 	}
 	name := filepath.Base(path)
 	local, inDir := sums[name]
-	reference, listName := v.Reference.Of(versionOf(path))
-	ref, inReference := reference[name]
+	version, _ := v.dir.Version(id)
+	ref, listName, inReference := v.dir.ReferenceOf(name, version)
 	switch {
 	case !inDir && !inReference:
 		return c, "", fmt.Errorf("%s: no checksum recorded, neither in %s nor in %s (gen records it)", path, filepath.Join(dir, store.ChecksumFile), listName)

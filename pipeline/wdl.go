@@ -10,7 +10,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
@@ -38,12 +37,12 @@ type WDLResult struct {
 // DTM file there and, where board's honour decides, r's DTB file, unless
 // a WDL file made from exactly those is present. It holds the file's lock
 // meanwhile (store.LockTable: a run making it is waited for, which it
-// tells report). The file is accepted as a table is (Runner.accept): it
-// must match its reference checksum when reference has one, else it is
-// recorded as it is (it is computed from tables that were checked); a
-// mismatch leaves it as NAME.rejected.
-func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r *honour.Rules, references References) (res WDLResult, err error) {
-	return writeWDLWith(ctx, report, dir, m, r, references, otherSides{cache: store.NewCache(dir, 5)})
+// tells report). The file is accepted as a table is (store.Dir.Accept): it
+// must match its reference checksum (dir.Reference) when there is one,
+// else it is recorded as it is (it is computed from tables that were
+// checked); a mismatch leaves it as NAME.rejected.
+func WriteWDL(ctx context.Context, report Reporter, dir *store.Dir, m tb.Material, r *honour.Rules) (res WDLResult, err error) {
+	return writeWDLWith(ctx, report, dir, m, r, otherSides{cache: store.NewCache(dir.Path(), 5)})
 }
 
 // WDLWriter writes the WDL files of many materials and profiles in one
@@ -51,19 +50,18 @@ func WriteWDL(ctx context.Context, report Reporter, dir string, m tb.Material, r
 // store once: the small tables for every material, a material's DTM table
 // for all its profiles (until Done).
 type WDLWriter struct {
-	Dir        string
-	References References
-	others     otherSides
+	dir    *store.Dir
+	others otherSides
 }
 
 // NewWDLWriter returns a WDLWriter for dir.
-func NewWDLWriter(dir string, references References) *WDLWriter {
-	return &WDLWriter{Dir: dir, References: references, others: otherSides{cache: store.NewCache(dir, 5), hold: true}}
+func NewWDLWriter(dir *store.Dir) *WDLWriter {
+	return &WDLWriter{dir: dir, others: otherSides{cache: store.NewCache(dir.Path(), 5), hold: true}}
 }
 
 // Write makes the WDL file of m under r (see WriteWDL).
 func (w *WDLWriter) Write(ctx context.Context, report Reporter, m tb.Material, r *honour.Rules) (WDLResult, error) {
-	return writeWDLWith(ctx, report, w.Dir, m, r, w.References, w.others)
+	return writeWDLWith(ctx, report, w.dir, m, r, w.others)
 }
 
 // Done lets go of the tables held for the material's profiles.
@@ -71,7 +69,8 @@ func (w *WDLWriter) Done() { w.others.cache.Release() }
 
 // writeWDLWith is WriteWDL with the values of the sides version-2 files do
 // not store from others.
-func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Material, r *honour.Rules, references References, others otherSides) (res WDLResult, err error) {
+func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Material, r *honour.Rules, others otherSides) (res WDLResult, err error) {
+	dir := d.Path()
 	name := probe.WDLFileName(m, r.Name)
 	res.Name = name
 	others.cache.AddRules(r) // a custom profile's DTB tables may need deriving
@@ -94,7 +93,7 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 		return res, err
 	}
 	defer dtm.Close()
-	reference, listName := references.Of(dtm.Header.Version)
+	reference, _ := d.Reference.Of(dtm.Header.Version)
 	var dtb *probe.File
 	if probe.NeedsBoardTable(m, r) {
 		id := probe.ID{Material: m, Rules: r.Name}
@@ -132,7 +131,7 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 		return res, err
 	}
 	defer subs.Close()
-	pending := path + PendingSuffix
+	pending := d.PendingPath(name)
 	if old != nil {
 		err = probe.RecodeWDL(pending, old, r, subs)
 	} else if err = others.give(dtm, dtb); err == nil {
@@ -141,21 +140,8 @@ func writeWDLWith(ctx context.Context, report Reporter, dir string, m tb.Materia
 	if err != nil {
 		return res, err
 	}
-	sum, err := store.FileSHA256(pending)
-	if err != nil {
-		return res, err
-	}
-	if ref, ok := reference[name]; ok && sum != ref {
-		rejected := path + RejectedSuffix
-		if err := atomicfile.Rename(pending, rejected); err != nil {
-			return res, err
-		}
-		return res, fmt.Errorf("%s: SHA-256 %s differs from %s in %s: not accepted, the file is kept as %s, which no reader opens", name, sum, ref, listName, rejected)
-	}
-	if err := atomicfile.Rename(pending, path); err != nil {
-		return res, err
-	}
-	if err := store.ReplaceChecksum(dir, name, sum, reference); err != nil {
+	// Made anew from its tables, the file replaces its record.
+	if _, err := d.Accept(store.Candidate{Name: name, Version: dtm.Header.Version, Replace: true}); err != nil {
 		return res, err
 	}
 	res.Size, err = fileSize(path)
@@ -221,7 +207,7 @@ func (r *Runner) writeWDLOf(ctx context.Context, w *wdlPlan, m tb.Material) erro
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, p.Name))
 		}
-		res, err := writeWDLWith(ctx, r.Report, r.Dir, m, p, r.Reference, w.others)
+		res, err := writeWDLWith(ctx, r.Report, r.dir, m, p, w.others)
 		if err != nil {
 			return err
 		}
@@ -293,11 +279,7 @@ func fileSize(path string) (int64, error) {
 // prints a line per file and returns their tally.
 func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material, failed []probe.ID) (Tally, error) {
 	var tally Tally
-	files, err := probe.WDLFilesOf(v.Dir, m)
-	if err != nil {
-		return tally, err
-	}
-	for _, id := range files {
+	for _, id := range v.dir.WDLFilesOf(m) {
 		tally.Files++
 		name := probe.WDLFileName(m, id.Rules)
 		if i := slices.IndexFunc(failed, func(f probe.ID) bool { profile, _ := f.Profile(); return f.Rules == "" || profile == id.Rules }); i >= 0 {
@@ -330,8 +312,8 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 	if err != nil {
 		return err
 	}
-	reference, listName := v.Reference.Of(versionOf(probe.DTMID(m).Path(v.Dir)))
-	if ref, ok := reference[name]; ok && ref != sum {
+	version, _ := v.dir.Version(probe.DTMID(m))
+	if ref, listName, ok := v.dir.ReferenceOf(name, version); ok && ref != sum {
 		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, ref, listName)
 	}
 	if own, ok := v.sums[name]; ok && own != sum {

@@ -22,7 +22,7 @@ func TestRunWritesWDLFiles(t *testing.T) {
 	dir := t.TempDir()
 	jobs := Plan([]tb.Material{tb.MustParseMaterial("KRvKN")}, []honour.Rules{honour.ThaiRules})
 	rec := &record{}
-	r := &Runner{Dir: dir, Threads: 2, Reference: RepositoryReferences(), Report: rec, WDL: true}
+	r := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), Report: rec, WDL: true}
 	require.NoError(t, r.Run(context.Background(), jobs))
 	var want []string
 	for _, j := range jobs {
@@ -65,7 +65,7 @@ func TestRunWritesWDLFiles(t *testing.T) {
 	other, err := os.ReadFile(filepath.Join(dir, "KRvK.thai.mtbw"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, other, 0o644))
-	res, err := WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, References{})
+	res, err := WriteWDL(context.Background(), quiet{}, openDir(t, dir, store.References{}), tb.MustParseMaterial("KRvKN"), &honour.ThaiRules)
 	require.NoError(t, err)
 	require.False(t, res.Kept)
 	again, err := os.ReadFile(path)
@@ -74,14 +74,14 @@ func TestRunWritesWDLFiles(t *testing.T) {
 
 	// A reference that disagrees rejects the file.
 	require.NoError(t, os.Remove(path))
-	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, References{V2: map[string]string{"KRvKN.thai.mtbw": "00"}})
+	_, err = WriteWDL(context.Background(), quiet{}, openDir(t, dir, store.References{V2: map[string]string{"KRvKN.thai.mtbw": "00"}}), tb.MustParseMaterial("KRvKN"), &honour.ThaiRules)
 	require.ErrorContains(t, err, "not accepted")
 	require.NoFileExists(t, path)
-	require.FileExists(t, path+RejectedSuffix)
+	require.FileExists(t, path+store.RejectedSuffix)
 
 	// Without its DTB table, KRvKN has no WDL file.
 	require.NoError(t, os.Remove(probe.ID{Material: tb.MustParseMaterial("KRvKN"), Rules: "thai"}.Path(dir)))
-	_, err = WriteWDL(context.Background(), quiet{}, dir, tb.MustParseMaterial("KRvKN"), &honour.ThaiRules, References{})
+	_, err = WriteWDL(context.Background(), quiet{}, openDir(t, dir, store.References{}), tb.MustParseMaterial("KRvKN"), &honour.ThaiRules)
 	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
 }
 
@@ -91,16 +91,16 @@ func TestWDLWriterWritesTheReference(t *testing.T) {
 	dir := t.TempDir()
 	profiles := []honour.Rules{honour.ThaiRules, honour.CambodianRules}
 	m := tb.MustParseMaterial("KRvKN")
-	r := &Runner{Dir: dir, Threads: 2, Reference: RepositoryReferences()}
+	r := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences()}
 	require.NoError(t, r.Run(context.Background(), Plan([]tb.Material{m}, profiles)))
-	w := NewWDLWriter(dir, RepositoryReferences())
+	w := NewWDLWriter(openDir(t, dir, store.RepositoryReferences()))
 	for _, mat := range []tb.Material{tb.MustParseMaterial("KRvK"), m} {
 		w.Done()
 		for i := range profiles {
 			res, err := w.Write(context.Background(), quiet{}, mat, &profiles[i])
 			require.NoError(t, err)
 			require.False(t, res.Kept)
-			require.Equal(t, RepositoryReferences().V2[res.Name], mustSum(t, filepath.Join(dir, res.Name)), res.Name)
+			require.Equal(t, store.RepositoryReferences().V2[res.Name], mustSum(t, filepath.Join(dir, res.Name)), res.Name)
 		}
 	}
 	res, err := w.Write(context.Background(), quiet{}, m, &profiles[0])
@@ -121,7 +121,7 @@ func TestWriteWDLRecodesAnOldFile(t *testing.T) {
 	copyFile("KMvK.mtbm", "KMvK.mtbm")
 	copyFile("KMvK.thai.codec1.mtbw", "KMvK.thai.mtbw")
 	m := tb.MustParseMaterial("KMvK")
-	res, err := WriteWDL(context.Background(), quiet{}, dir, m, &honour.ThaiRules, References{})
+	res, err := WriteWDL(context.Background(), quiet{}, openDir(t, dir, store.References{}), m, &honour.ThaiRules)
 	require.NoError(t, err)
 	require.True(t, res.Recoded)
 	require.Contains(t, res.String(), "written anew from the file present")
@@ -131,7 +131,7 @@ func TestWriteWDLRecodesAnOldFile(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want, got)
 
-	res, err = WriteWDL(context.Background(), quiet{}, dir, m, &honour.ThaiRules, References{})
+	res, err = WriteWDL(context.Background(), quiet{}, openDir(t, dir, store.References{}), m, &honour.ThaiRules)
 	require.NoError(t, err)
 	require.True(t, res.Kept)
 	require.False(t, res.Recoded)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -62,7 +63,7 @@ func openKRvK() (tables *probe.Tables, done func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &pipeline.Runner{Dir: dir, Threads: 2, Reference: pipeline.RepositoryReferences()}
+	r := &pipeline.Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences()}
 	if err := r.Run(context.Background(), pipeline.Plan([]tb.Material{tb.MustParseMaterial("KRvK")}, nil)); err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err

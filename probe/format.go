@@ -119,15 +119,6 @@ type Header struct {
 	DTMCRC, DTBCRC uint32
 }
 
-// FileName returns the DTM table's file name, e.g. "KRvK.mtbm".
-func FileName(m tb.Material, metric Metric) string { return m.String() + metric.Extension() }
-
-// BoardFileName returns the name of the DTB table of m under a rule
-// profile, e.g. "KRvKN.thai.mtbb".
-func BoardFileName(m tb.Material, rules string) string {
-	return m.String() + "." + rules + DTB.Extension()
-}
-
 // blocksPerSide returns ⌈Size / BlockSize⌉.
 func (h *Header) blocksPerSide() int {
 	return int((h.Size + uint64(h.BlockSize) - 1) / uint64(h.BlockSize))

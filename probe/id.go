@@ -65,6 +65,25 @@ func (id ID) FileName() string {
 	return BoardFileName(id.Material, id.Rules)
 }
 
+// WDLFileName is the name of the WDL file that answers for a DTB table's
+// ID, e.g. "KRvKN.thai.mtbw".
+func (id ID) WDLFileName() string { return WDLFileName(id.Material, id.Rules) }
+
+// FileName returns the DTM table's file name, e.g. "KRvK.mtbm".
+func FileName(m tb.Material, metric Metric) string { return m.String() + metric.Extension() }
+
+// BoardFileName returns the name of the DTB table of m under a rule
+// profile, e.g. "KRvKN.thai.mtbb".
+func BoardFileName(m tb.Material, rules string) string {
+	return m.String() + "." + rules + DTB.Extension()
+}
+
+// WDLFileName returns the name of m's WDL file under a rule profile, e.g.
+// "KRvKN.thai.mtbw".
+func WDLFileName(m tb.Material, rules string) string {
+	return m.String() + "." + rules + WDL.Extension()
+}
+
 // Path returns the table's file in dir.
 func (id ID) Path(dir string) string { return filepath.Join(dir, id.FileName()) }
 
@@ -121,19 +140,6 @@ func Scan(dir string) ([]ID, error) {
 	return tables, err
 }
 
-// WDLFilesOf lists the WDL files of Makruk material m in dir, each by the
-// ID of its material and rule profile, in the order of their names.
-func WDLFilesOf(dir string, m tb.Material) ([]ID, error) {
-	_, all, err := scan(dir)
-	var out []ID
-	for _, id := range all {
-		if id.Material == m && id.Game == tb.Makruk {
-			out = append(out, id)
-		}
-	}
-	return out, err
-}
-
 // scan is Scan that also lists the WDL files, each by the ID of the
 // material and rule profile it answers for (as a DTB table's ID).
 func scan(dir string) (tables, wdl []ID, err error) {
@@ -147,19 +153,30 @@ func scan(dir string) (tables, wdl []ID, err error) {
 		}
 		if id, ok := ParseFileName(e.Name()); ok {
 			tables = append(tables, id)
-		} else if id, ok := parseWDLFileName(e.Name()); ok {
+		} else if id, ok := ParseWDLFileName(e.Name()); ok {
 			wdl = append(wdl, id)
 		}
 	}
 	return tables, wdl, nil
 }
 
-// parseWDLFileName reads a WDL file's name, "KRvKN.thai.mtbw".
-func parseWDLFileName(name string) (ID, bool) {
+// ParseWDLFileName reads a WDL file's name, "KRvKN.thai.mtbw", into the
+// ID of the DTB table it answers for.
+func ParseWDLFileName(name string) (ID, bool) {
 	base, ok := strings.CutSuffix(name, WDL.Extension())
 	if !ok {
 		return ID{}, false
 	}
 	id, ok := ParseFileName(base + DTB.Extension())
 	return id, ok && id.Rules != "" && id.Game == tb.Makruk
+}
+
+// ParseID reads a table's name in lists (String): "KRvKN", "KRvKN.thai",
+// "KRvKQ.shatranj".
+func ParseID(name string) (ID, bool) {
+	ext := DTM.Extension()
+	if strings.Contains(name, ".") && !strings.HasSuffix(name, "."+tb.Shatranj.String()) {
+		ext = DTB.Extension()
+	}
+	return ParseFileName(name + ext)
 }

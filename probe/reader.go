@@ -90,6 +90,26 @@ func OpenFile(path string) (*File, error) {
 	return t, nil
 }
 
+// ReadHeader reads and checks the header of the file at path (a table or a
+// WDL file) without preparing to decode its blocks: what a directory's
+// listing needs of each file.
+func ReadHeader(path string) (*Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	t := &File{name: path, r: f}
+	if err := t.readHeader(st.Size()); err != nil {
+		return nil, err
+	}
+	return &t.Header, nil
+}
+
 // NewFile reads a table from r, size bytes long; name is used in errors.
 // The header is read and validated completely before NewFile returns.
 func NewFile(r io.ReaderAt, size int64, name string) (*File, error) {

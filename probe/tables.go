@@ -228,12 +228,23 @@ func (lf *lazyFile) open(key ID, metric Metric, dir string) {
 	if lf.err != nil {
 		return
 	}
-	h := &lf.file.Header
-	if h.Material != m || h.Metric != metric || h.Rules != key.Rules || h.Game != key.Game {
-		lf.err = &CorruptError{File: lf.path, Reason: fmt.Sprintf("holds the %s %s table of %s (rules %q), not what its name says", h.Game, h.Metric, h.Game.MaterialName(h.Material), h.Rules)}
+	if lf.err = lf.file.Header.Holds(key, metric, lf.path); lf.err != nil {
+		lf.file.Close()
+		lf.file = nil
 		return
 	}
-	lf.slots = make([]blockSlot, h.Blocks)
+	lf.slots = make([]blockSlot, lf.file.Header.Blocks)
+}
+
+// Holds returns a CorruptError naming path unless the header is that of
+// id's file of metric (DTM or DTB: id's table; WDL: id's WDL file): a file
+// renamed, or copied under another name, holds another table than its
+// name says.
+func (h *Header) Holds(id ID, metric Metric, path string) error {
+	if h.Material != id.Material || h.Metric != metric || h.Rules != id.Rules || h.Game != id.Game {
+		return &CorruptError{File: path, Reason: fmt.Sprintf("holds the %s %s table of %s (rules %q), not what its name says", h.Game, h.Metric, h.Game.MaterialName(h.Material), h.Rules)}
+	}
+	return nil
 }
 
 // site is where the values of a legal position are stored: its canonical

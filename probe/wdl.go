@@ -47,12 +47,6 @@ func wdlCode(c honour.Category) byte { return byte(c - honour.Loss) }
 // wdlCategory is the category of a WDL file's byte.
 func wdlCategory(b byte) honour.Category { return honour.Category(b) + honour.Loss }
 
-// WDLFileName returns the name of m's WDL file under a rule profile, e.g.
-// "KRvKN.thai.mtbw".
-func WDLFileName(m tb.Material, rules string) string {
-	return m.String() + "." + rules + WDL.Extension()
-}
-
 // NeedsBoardTable reports whether the categories of m under r need r's DTB
 // table: a fresh count of board's honour applies to one side to move.
 func NeedsBoardTable(m tb.Material, r *honour.Rules) bool {

@@ -20,34 +20,6 @@ import (
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
-// Materials lists the materials of the DTM tables in dir, by name.
-func Materials(dir string) ([]tb.Material, error) {
-	ids, err := probe.Scan(dir)
-	if err != nil {
-		return nil, err
-	}
-	var out []tb.Material
-	for _, id := range ids {
-		if id.Rules == "" && id.Game == tb.Makruk {
-			out = append(out, id.Material)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no tables in %s", dir)
-	}
-	return out, nil
-}
-
-// Present reports whether a complete table file is in dir.
-func Present(dir string, id probe.ID) bool {
-	f, err := probe.OpenFile(id.Path(dir))
-	if err != nil {
-		return false
-	}
-	f.Close()
-	return true
-}
-
 // open opens the file of id in dir and checks that it holds that table.
 func open(dir string, id probe.ID) (*probe.File, error) {
 	f, err := probe.OpenFile(id.Path(dir))
@@ -57,9 +29,9 @@ func open(dir string, id probe.ID) (*probe.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h := &f.Header; h.Material != id.Material || h.Rules != id.Rules || h.Game != id.Game {
+	if err := f.Header.Holds(id, id.Metric(), id.Path(dir)); err != nil {
 		f.Close()
-		return nil, &probe.CorruptError{File: id.Path(dir), Reason: fmt.Sprintf("holds the %s %s table of %s (rules %q)", h.Game, h.Metric, h.Game.MaterialName(h.Material), h.Rules)}
+		return nil, err
 	}
 	return f, nil
 }

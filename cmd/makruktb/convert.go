@@ -9,6 +9,7 @@ import (
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -61,16 +62,21 @@ WDL files of the tables it generates itself.`,
 			if err := pipeline.RemoveStale(report, dir); err != nil {
 				return err
 			}
+			d, err := store.OpenDir(dir)
+			if err != nil {
+				return err
+			}
+			d.Reference = referenceChecksums()
 			var converted map[string]bool
 			if format == 2 {
-				if converted, err = convertTables(cmd, report, dir, materials, rules); err != nil {
+				if converted, err = convertTables(cmd, report, d, materials, rules); err != nil {
 					return err
 				}
 			}
 			wrote, kept := 0, 0
 			var bytes int64
 			var missing []string
-			writer := pipeline.NewWDLWriter(dir, referenceChecksums())
+			writer := pipeline.NewWDLWriter(d)
 			for _, m := range materials {
 				writer.Done() // the previous material's tables
 				for i := range rules {
@@ -115,11 +121,11 @@ WDL files of the tables it generates itself.`,
 // version-2 files and writes their WDL files under rules
 // (pipeline.ConvertMaterial, which reports each file), and returns the
 // names of the WDL files written.
-func convertTables(cmd *cobra.Command, report *printer, dir string, materials []tb.Material, rules []honour.Rules) (map[string]bool, error) {
+func convertTables(cmd *cobra.Command, report *printer, dir *store.Dir, materials []tb.Material, rules []honour.Rules) (map[string]bool, error) {
 	var before, after int64
 	written := map[string]bool{}
 	for _, m := range materials {
-		tables, wdl, err := pipeline.ConvertMaterial(cmd.Context(), report, dir, m, rules, referenceChecksums())
+		tables, wdl, err := pipeline.ConvertMaterial(cmd.Context(), report, dir, m, rules)
 		for _, res := range tables {
 			before, after = before+res.Before, after+res.After
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -139,7 +140,7 @@ func planFlags(g tb.Game, maxPieces int, args []string, dtbProfiles string) ([]t
 
 // referenceChecksums are the checksums gen and verify hold the tables to:
 // the repository's (tests change them).
-var referenceChecksums = pipeline.RepositoryReferences
+var referenceChecksums = store.RepositoryReferences
 
 // printer shows a run of the pipeline: what became of each table on
 // standard output, remarks and --timings on standard error, and the

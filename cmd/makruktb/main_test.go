@@ -19,7 +19,6 @@ import (
 	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/units"
-	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -142,7 +141,7 @@ func TestGenRecordsMissingChecksum(t *testing.T) {
 	after, err := os.Stat(table)
 	require.NoError(t, err)
 	require.True(t, os.SameFile(before, after), "the file the record names stays")
-	require.FileExists(t, table+pipeline.RejectedSuffix)
+	require.FileExists(t, table+store.RejectedSuffix)
 }
 
 // gen --force in the other format version replaces the file and its line
@@ -482,10 +481,10 @@ func TestReferenceChecksumGuards(t *testing.T) {
 func withReference(t *testing.T, edit func(sums map[string]string)) {
 	saved := referenceChecksums
 	t.Cleanup(func() { referenceChecksums = saved })
-	refs := pipeline.RepositoryReferences()
+	refs := store.RepositoryReferences()
 	edit(refs.V1)
 	edit(refs.V2)
-	referenceChecksums = func() pipeline.References { return refs }
+	referenceChecksums = func() store.References { return refs }
 }
 
 // A table that differs from its reference is never left under its name:
@@ -495,7 +494,7 @@ func TestGenRejectsAMismatch(t *testing.T) {
 	dir := t.TempDir()
 	out, err := run(t, "gen", "--tables", dir, "KSvK", "KRvK")
 	require.ErrorContains(t, err, "1 table failed: KSvK")
-	require.Contains(t, out, "KSvK: SHA-256 "+data.ChecksumsV2()["KSvK.mtbm"]+" differs from "+strings.Repeat("0", 64)+" in the reference data/checksums-v2.txt")
+	require.Contains(t, out, "KSvK.mtbm: SHA-256 "+data.ChecksumsV2()["KSvK.mtbm"]+" differs from "+strings.Repeat("0", 64)+" in the reference data/checksums-v2.txt")
 	require.Contains(t, out, "the file is kept as "+filepath.Join(dir, "KSvK.mtbm.rejected")+", which no reader opens")
 	require.NoFileExists(t, filepath.Join(dir, "KSvK.mtbm"))
 	require.FileExists(t, filepath.Join(dir, "KSvK.mtbm.rejected"))

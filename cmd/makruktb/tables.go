@@ -28,9 +28,13 @@ func openTables(dir string) (*probe.Tables, error) {
 // tablesIn lists the materials of the DTM tables in dir, saying where to
 // point when there are none.
 func tablesIn(dir string) ([]tb.Material, error) {
-	materials, err := store.Materials(dir)
+	d, err := store.OpenDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%w; %s", err, tablesHint)
+		return nil, err
+	}
+	materials := d.Materials()
+	if len(materials) == 0 {
+		return nil, fmt.Errorf("no tables in %s; %s", dir, tablesHint)
 	}
 	return materials, nil
 }

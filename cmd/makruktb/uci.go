@@ -90,7 +90,7 @@ func engineCommand(engine string, args []string, what string) ([]string, error) 
 // requireTables says which table of m a match under rules r needs that
 // dir does not hold: its DTM table, and its DTB tables where the count is
 // board's honour.
-func requireTables(dir string, m tb.Material, r *honour.Rules) error {
+func requireTables(dir *store.Dir, m tb.Material, r *honour.Rules) error {
 	need := []probe.ID{probe.DTMID(m)}
 	if honour.HasBoardHonour(m) && r.BoardPlies > 0 {
 		for _, v := range r.Variants(m) {
@@ -98,12 +98,12 @@ func requireTables(dir string, m tb.Material, r *honour.Rules) error {
 		}
 	}
 	for _, id := range need {
-		if !store.Present(dir, id) {
+		if !dir.Has(id) {
 			how := "makruktb gen " + m.String()
 			if id.Rules != "" {
 				how = "makruktb gen --dtb " + r.Name + " " + m.String()
 			}
-			return fmt.Errorf("--materials: table %s not found in %s (%s makes it)", id.FileName(), dir, how)
+			return fmt.Errorf("--materials: table %s not found in %s (%s makes it)", id.FileName(), dir.Path(), how)
 		}
 	}
 	return nil
@@ -189,8 +189,12 @@ Exit status: 0 when every game was converted or held, 2 when some were not,
 				return err
 			}
 			defer t.Close()
+			present, err := store.OpenDir(t.Dir())
+			if err != nil {
+				return err
+			}
 			for _, m := range mats {
-				if err := requireTables(t.Dir(), m, &d.Rules); err != nil {
+				if err := requireTables(present, m, &d.Rules); err != nil {
 					return err
 				}
 			}

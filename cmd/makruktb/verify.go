@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,7 +10,6 @@ import (
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
-	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
@@ -55,7 +52,14 @@ Exits non-zero on any mismatch, naming the position.`,
 			if err != nil {
 				return fmt.Errorf("--rules: %w", err)
 			}
-			ids, err := verifyTargets(g, dir, args, custom)
+			d, err := store.OpenDir(dir)
+			if err != nil {
+				return err
+			}
+			ids, err := pipeline.VerifyTargets(g, d, args, custom)
+			if errors.Is(err, store.ErrNoTables) {
+				return fmt.Errorf("%w; %s", err, tablesHint)
+			}
 			if err != nil {
 				return err
 			}
@@ -101,95 +105,3 @@ func tallyError(t pipeline.Tally) error {
 	return errors.New(msg)
 }
 
-// verifyTargets returns the tables of game g the arguments name (see
-// verify's help), or every table of g in dir when there are none.
-func verifyTargets(g tb.Game, dir string, args []string, custom []honour.Rules) ([]probe.ID, error) {
-	if g != tb.Makruk {
-		return gameTargets(g, dir, args)
-	}
-	var ids []probe.ID
-	present, err := probe.Scan(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	if len(args) == 0 {
-		materials, err := tablesIn(dir)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range materials {
-			args = append(args, m.String())
-		}
-	}
-	for _, a := range args {
-		name, profile, one := strings.Cut(a, ".")
-		m, err := tb.Makruk.ParseTableMaterial(name)
-		if err != nil {
-			return nil, err
-		}
-		if one {
-			r, err := lookupProfile(profile, custom)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", a, err)
-			}
-			if r.BoardPlies == 0 {
-				return nil, fmt.Errorf("%s: the %s rules have no board's honour, so no DTB table", a, r.Name)
-			}
-			if !honour.HasBoardHonour(m) {
-				return nil, fmt.Errorf("%s: %s has a bare king, so no DTB table", a, m)
-			}
-			for _, v := range r.Variants(m) {
-				ids = append(ids, probe.BoardID(m, r.Name, v))
-			}
-			continue
-		}
-		ids = append(ids, probe.DTMID(m))
-		// Every DTB file of m in the directory, whatever its profile: one
-		// verify cannot tell the rules of fails, and says so.
-		for _, id := range present {
-			if id.Material == m && id.Rules != "" && id.Game == tb.Makruk {
-				ids = append(ids, id)
-			}
-		}
-	}
-	return ids, nil
-}
-
-// lookupProfile returns the profile of that name among custom and the
-// built-in ones, else reads the profile file it names.
-func lookupProfile(name string, custom []honour.Rules) (honour.Rules, error) {
-	if r, ok := honour.Find(name, custom); ok {
-		return *r, nil
-	}
-	return honour.LookupRules(name)
-}
-
-// gameTargets is verifyTargets for a game without a count (Shatranj): its
-// DTM tables, named by material ("KRvKQ" or "KRvKQ.shatranj"), or all of
-// them in dir.
-func gameTargets(g tb.Game, dir string, args []string) ([]probe.ID, error) {
-	var ids []probe.ID
-	if len(args) == 0 {
-		all, err := probe.Scan(dir)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range all {
-			if id.Game == g {
-				ids = append(ids, id)
-			}
-		}
-		if len(ids) == 0 {
-			return nil, fmt.Errorf("no %s tables in %s (gen --game %s makes them)", g, dir, g)
-		}
-		return ids, nil
-	}
-	for _, a := range args {
-		m, err := g.ParseTableMaterial(strings.TrimSuffix(a, "."+g.String()))
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, probe.ID{Material: m, Game: g})
-	}
-	return ids, nil
-}
