@@ -104,4 +104,3 @@ func tallyError(t pipeline.Tally) error {
 	}
 	return errors.New(msg)
 }
-
