@@ -359,7 +359,7 @@ func (s *Server) tableStats(r *http.Request) (*retro.Stats, error) {
 		return nil, err
 	}
 	defer func() { <-s.statsSlot }()
-	return StatsIn(r.Context(), s.tables.Dir(), g, m)
+	return Stats(r.Context(), s.tables.Dir(), probe.ID{Material: m, Game: g})
 }
 
 // wholeTable checks the material in the request for a computation that
@@ -468,7 +468,7 @@ func (s *Server) study(r *http.Request) (response, error) {
 		return response{}, err
 	}
 	defer func() { <-s.statsSlot }()
-	st, err := StudyIn(r.Context(), s.tables.Dir(), g, m, so)
+	st, err := Study(r.Context(), s.tables.Dir(), probe.ID{Material: m, Game: g}, so)
 	if err != nil {
 		return response{}, err
 	}

@@ -15,20 +15,17 @@ import (
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
-// Stats computes the statistics of m's DTM table in dir (stats --json's
+// Stats computes the statistics of the DTM table id (a material and its
+// game) in dir (stats --json's
 // document and /api/v1/stats'); where a DTB table of a profile is in dir,
 // the board's-honour counts of that profile come from it.
-func Stats(ctx context.Context, dir string, m tb.Material) (*retro.Stats, error) {
-	return StatsIn(ctx, dir, tb.Makruk, m)
-}
-
-// StatsIn is Stats for the table of m in game g. A game without a count
-// (Shatranj) has no categories under one: the document's count is empty.
-func StatsIn(ctx context.Context, dir string, g tb.Game, m tb.Material) (*retro.Stats, error) {
+// A game without a count (Shatranj) has no categories under one: the
+// document's count is empty.
+func Stats(ctx context.Context, dir string, id probe.ID) (*retro.Stats, error) {
+	m := id.Material
 	// One cache: the DTB tables' sides not stored are derived from the
 	// DTM table read here, not read and derived again.
 	cache := store.NewCacheContext(ctx, dir, 5)
-	id := probe.ID{Material: m, Game: g}
 	table, err := cache.Load(id)
 	if err != nil {
 		return nil, err

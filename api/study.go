@@ -12,25 +12,20 @@ import (
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
-	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
-// Study reads the DTM table of m in dir whole (and the sub-tables its
-// captures lead to) and counts its mutual zugzwangs and single winning
-// moves, with what so adds (retro.ComputeStudy).
-func Study(ctx context.Context, dir string, m tb.Material, so retro.StudyOptions) (*retro.Study, error) {
-	return StudyIn(ctx, dir, tb.Makruk, m, so)
-}
-
-// StudyIn is Study for the table of m in game g. A game without a count
-// (Shatranj) takes no rules.
-func StudyIn(ctx context.Context, dir string, g tb.Game, m tb.Material, so retro.StudyOptions) (*retro.Study, error) {
+// Study reads the DTM table id (a material and its game) in dir whole
+// (and the sub-tables its captures lead to) and counts its mutual
+// zugzwangs and single winning moves, with what so adds
+// (retro.ComputeStudy). A game without a count (Shatranj) takes no rules.
+func Study(ctx context.Context, dir string, id probe.ID, so retro.StudyOptions) (*retro.Study, error) {
+	g, m := id.Game, id.Material
 	if so.Rules != nil && !g.HasCount() {
 		return nil, fmt.Errorf("%s rules: %s has no counting rule", so.Rules.Name, g)
 	}
 	cache := store.NewCacheContext(ctx, dir, 5)
-	table, err := cache.Load(probe.ID{Material: m, Game: g})
+	table, err := cache.Load(id)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 // made-up estimates.
 func plannedKRvKN() []Table {
 	var tables []Table
-	for _, m := range retro.Dependencies(tb.MustParseMaterial("KRvKN")) {
+	for _, m := range retro.Dependencies(tb.Makruk, tb.MustParseMaterial("KRvKN")) {
 		tables = append(tables, Table{ID: probe.DTMID(m), Estimate: retro.Estimate{Memory: 100 << 20, Time: 10 * time.Minute}})
 	}
 	return append(tables, Table{ID: probe.ID{Material: tb.MustParseMaterial("KRvKN"), Rules: "thai"}, Estimate: retro.Estimate{Memory: 300 << 20, Time: 20 * time.Minute}})
@@ -84,10 +84,10 @@ func TestShatranjJobs(t *testing.T) {
 	target, err := g.ParseMaterial("KRQvKN")
 	require.NoError(t, err)
 	var tables []Table
-	for _, m := range retro.DependenciesIn(g, target) {
+	for _, m := range retro.Dependencies(g, target) {
 		tables = append(tables, Table{ID: probe.ShatranjID(m), Estimate: retro.Estimate{Memory: 100 << 20, Time: 10 * time.Minute}})
 	}
-	jobs, err := Jobs(tables, 2, 0, pipeline.NeedsIn(g))
+	jobs, err := Jobs(tables, 2, 0, func(m tb.Material) []tb.Material { return pipeline.Needs(g, m) })
 	require.NoError(t, err)
 	var keys []string
 	for _, j := range jobs {
@@ -244,7 +244,7 @@ func TestDryRunAndDamagedTable(t *testing.T) {
 // mustJobs plans the jobs of tables with no node memory limit.
 func mustJobs(t *testing.T, tables []Table, cpus int) []Job {
 	t.Helper()
-	jobs, err := Jobs(tables, cpus, 0, pipeline.Needs)
+	jobs, err := Jobs(tables, cpus, 0, func(m tb.Material) []tb.Material { return pipeline.Needs(tb.Makruk, m) })
 	require.NoError(t, err)
 	return jobs
 }
@@ -253,7 +253,7 @@ func mustJobs(t *testing.T, tables []Table, cpus int) []Job {
 // core, and one too large even then is refused.
 func TestJobsOutOfCore(t *testing.T) {
 	m := tb.MustParseMaterial("KSNvKSN")
-	e, err := retro.EstimateTable(m, false)
+	e, err := retro.EstimateTable(tb.Makruk, m, false)
 	require.NoError(t, err)
 	tables := []Table{{ID: probe.DTMID(m), Estimate: e}}
 	jobs, err := Jobs(tables, 2, 8<<30, func(tb.Material) []tb.Material { return nil })

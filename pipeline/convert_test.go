@@ -27,7 +27,7 @@ import (
 // and category of the converted directory. Converting again keeps it all.
 func TestConvertMakesWhatGenMakes(t *testing.T) {
 	profiles := []honour.Rules{honour.ThaiRules}
-	jobs := Plan([]tb.Material{tb.MustParseMaterial("KRvKN")}, profiles)
+	jobs := mustPlan(t, []tb.Material{tb.MustParseMaterial("KRvKN")}, profiles)
 	refs := store.RepositoryReferences()
 	v2 := t.TempDir()
 	gen := &Runner{Dir: v2, Threads: 2, Reference: refs, Verify: true, Report: &record{}, WDL: true, Format: probe.Version2}
@@ -120,7 +120,7 @@ func mustSum(t *testing.T, path string) string {
 func TestSameStoredValuesFindsADifference(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	jobs := Plan([]tb.Material{tb.MustParseMaterial("KRvK")}, nil)
+	jobs := mustPlan(t, []tb.Material{tb.MustParseMaterial("KRvK")}, nil)
 	run := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), Report: &record{}, Format: probe.Version}
 	require.NoError(t, run.Run(ctx, jobs))
 	old, err := probe.OpenFile(filepath.Join(dir, "KRvK.mtbm"))
@@ -188,7 +188,7 @@ func TestConvertReportsProgress(t *testing.T) {
 	profiles := []honour.Rules{honour.ThaiRules}
 	m := tb.MustParseMaterial("KRvKN")
 	run := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), Report: &record{}, Format: probe.Version}
-	require.NoError(t, run.Run(ctx, Plan([]tb.Material{m}, profiles)))
+	require.NoError(t, run.Run(ctx, mustPlan(t, []tb.Material{m}, profiles)))
 	rec := &stages{}
 	tables, _, err := ConvertMaterial(ctx, rec, openDir(t, dir, store.RepositoryReferences()), m, profiles)
 	require.NoError(t, err)

@@ -21,7 +21,11 @@ func ExampleRunner() {
 		return
 	}
 	defer os.RemoveAll(dir)
-	jobs := pipeline.Plan([]tb.Material{tb.MustParseMaterial("KRvK")}, nil)
+	jobs, err := pipeline.Plan(tb.Makruk, []tb.Material{tb.MustParseMaterial("KRvK")}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, j := range jobs {
 		fmt.Println("plan:", j.ID)
 	}

@@ -26,23 +26,30 @@ type Job struct {
 	Target bool
 }
 
-// Plan lists the tables to solve for targets, sub-tables first, without
-// repeats: every DTM table, then the DTB tables of each profile for the
-// materials with pieces on both sides (a DTB table needs the DTM tables of
-// its bare sub-materials and the DTB tables of the others, all earlier).
-func Plan(targets []tb.Material, profiles []honour.Rules) []Job {
+// Plan lists the tables of game g to solve for targets, sub-tables
+// first, without repeats: every DTM table, then the DTB tables of each
+// profile for the materials with pieces on both sides (a DTB table needs
+// the DTM tables of its bare sub-materials and the DTB tables of the
+// others, all earlier). A game without a count (Shatranj) has DTM tables
+// only: profiles must be empty.
+func Plan(g tb.Game, targets []tb.Material, profiles []honour.Rules) ([]Job, error) {
+	if len(profiles) > 0 && !g.HasCount() {
+		return nil, fmt.Errorf("%s has no counting rule: no DTB tables (give --dtb none)", g)
+	}
 	var dtm, dtb []tb.Material // in generation order, without repeats
 	isTarget := map[tb.Material]bool{}
 	for _, t := range targets {
 		canon, _ := t.Canonical()
 		isTarget[canon] = true
-		dtm = appendNew(dtm, retro.Dependencies(t))
-		boards, _ := retro.BoardDependencies(t)
-		dtb = appendNew(dtb, boards)
+		dtm = appendNew(dtm, retro.Dependencies(g, t))
+		if g.HasCount() {
+			boards, _ := retro.BoardDependencies(t)
+			dtb = appendNew(dtb, boards)
+		}
 	}
 	var jobs []Job
 	for _, m := range dtm {
-		jobs = append(jobs, Job{ID: probe.DTMID(m), Target: isTarget[m]})
+		jobs = append(jobs, Job{ID: probe.ID{Material: m, Game: g}, Target: isTarget[m]})
 	}
 	for _, m := range dtb {
 		for i := range profiles {
@@ -51,46 +58,19 @@ func Plan(targets []tb.Material, profiles []honour.Rules) []Job {
 			}
 		}
 	}
-	return jobs
-}
-
-// PlanGame is Plan for the tables of game g. A game without a count
-// (Shatranj) has DTM tables only: profiles must be empty.
-func PlanGame(g tb.Game, targets []tb.Material, profiles []honour.Rules) ([]Job, error) {
-	if g == tb.Makruk {
-		return Plan(targets, profiles), nil
-	}
-	if len(profiles) > 0 {
-		return nil, fmt.Errorf("%s has no counting rule: no DTB tables (give --dtb none)", g)
-	}
-	var dtm []tb.Material
-	isTarget := map[tb.Material]bool{}
-	for _, t := range targets {
-		canon, _ := t.Canonical()
-		isTarget[canon] = true
-		dtm = appendNew(dtm, retro.DependenciesIn(g, t))
-	}
-	var jobs []Job
-	for _, m := range dtm {
-		jobs = append(jobs, Job{ID: probe.ID{Material: m, Game: g}, Target: isTarget[m]})
-	}
 	return jobs, nil
 }
 
-// Needs returns every material whose tables m's DTM and DTB tables read,
-// m excluded: what a cluster job for m waits for.
-func Needs(m tb.Material) []tb.Material {
-	dtb, dtm := retro.BoardDependencies(m)
-	return others(m, appendNew(appendNew(retro.Dependencies(m), dtb), dtm))
-}
-
-// NeedsIn is Needs for the materials of game g: a game without a count
-// has DTM tables only, which read the tables of their captures.
-func NeedsIn(g tb.Game) func(tb.Material) []tb.Material {
-	if g.HasCount() {
-		return Needs
+// Needs returns every material of game g whose tables m's DTM and DTB
+// tables read, m excluded: what a cluster job for m waits for. A game
+// without a count has DTM tables only, which read the tables of their
+// captures.
+func Needs(g tb.Game, m tb.Material) []tb.Material {
+	if !g.HasCount() {
+		return others(m, retro.Dependencies(g, m))
 	}
-	return func(m tb.Material) []tb.Material { return others(m, retro.DependenciesIn(g, m)) }
+	dtb, dtm := retro.BoardDependencies(m)
+	return others(m, appendNew(appendNew(retro.Dependencies(g, m), dtb), dtm))
 }
 
 // others returns the materials of list other than m's canonical side.
@@ -128,13 +108,11 @@ func BoardProfiles(list string) ([]honour.Rules, error) {
 }
 
 // CheckSupported refuses, before any work, targets the generator cannot
-// make. Their sub-tables have fewer pieces and moves, so it makes those.
-func CheckSupported(targets []tb.Material) error { return CheckSupportedIn(tb.Makruk, targets) }
-
-// CheckSupportedIn is CheckSupported for the tables of game g.
-func CheckSupportedIn(g tb.Game, targets []tb.Material) error {
+// make in game g. Their sub-tables have fewer pieces and moves, so it
+// makes those.
+func CheckSupported(g tb.Game, targets []tb.Material) error {
 	for _, m := range targets {
-		if err := retro.SupportedIn(g, m); err != nil {
+		if err := retro.Supported(g, m); err != nil {
 			return fmt.Errorf("cannot generate: %w", err)
 		}
 	}
@@ -144,7 +122,7 @@ func CheckSupportedIn(g tb.Game, targets []tb.Material) error {
 // Estimate returns the job's estimated memory, disk and time, in memory
 // and out of core.
 func (j Job) Estimate() (retro.Estimate, error) {
-	return retro.EstimateTableIn(j.ID.Game, j.ID.Material, j.Rules != nil)
+	return retro.EstimateTable(j.ID.Game, j.ID.Material, j.Rules != nil)
 }
 
 // OutOfCore says whether a table of estimate e is generated out of core
@@ -248,4 +226,36 @@ func existingAncestor(dir string) string {
 		}
 		dir = parent
 	}
+}
+
+// Materials returns the materials of game g that maxPieces names (every
+// material g has tables for up to that many pieces) or that names does
+// (canonical, pawns refused); one of the two, not both.
+func Materials(g tb.Game, maxPieces int, names []string) ([]tb.Material, error) {
+	var out []tb.Material
+	switch {
+	case maxPieces > 0 && len(names) > 0:
+		return nil, errors.New("give either --max-pieces or materials, not both")
+	case maxPieces < 0 || maxPieces > tb.MaxTablePieces:
+		return nil, fmt.Errorf("--max-pieces %d: tables have 3 to %d pieces", maxPieces, tb.MaxTablePieces)
+	case maxPieces > 0 && maxPieces < 3:
+		return nil, fmt.Errorf("--max-pieces %d: the smallest tables have 3 pieces (KvK is a draw and has none)", maxPieces)
+	case maxPieces > 0:
+		for _, m := range tb.Pawnless(maxPieces) {
+			if m.Pieces() > 2 && retro.Supported(g, m) == nil {
+				out = append(out, m)
+			}
+		}
+	case len(names) > 0:
+		for _, a := range names {
+			m, err := g.ParseTableMaterial(a)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, m)
+		}
+	default:
+		return nil, errors.New("give --max-pieces N or materials such as KRvK")
+	}
+	return out, nil
 }

@@ -17,7 +17,7 @@ import (
 // profile, sub-materials before the materials that capture into them.
 func TestPlanOrder(t *testing.T) {
 	var names []string
-	for _, j := range Plan([]tb.Material{tb.MustParseMaterial("KRNvKR")}, []honour.Rules{honour.ThaiRules}) {
+	for _, j := range mustPlan(t, []tb.Material{tb.MustParseMaterial("KRNvKR")}, []honour.Rules{honour.ThaiRules}) {
 		names = append(names, j.ID.String())
 	}
 	pos := map[string]int{}
@@ -43,7 +43,7 @@ func TestPlanOrder(t *testing.T) {
 // read, sub-tables of sub-tables included, and not itself.
 func TestNeeds(t *testing.T) {
 	var names []string
-	for _, m := range Needs(tb.MustParseMaterial("KRNvKR")) {
+	for _, m := range Needs(tb.Makruk, tb.MustParseMaterial("KRNvKR")) {
 		names = append(names, m.String())
 	}
 	require.ElementsMatch(t, []string{"KRvK", "KNvK", "KRNvK", "KRvKR", "KRvKN"}, names)

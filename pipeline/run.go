@@ -72,8 +72,13 @@ type Runner struct {
 	Format int
 	Report Reporter
 	// WDL makes, once the tables are made, the WDL file of every material
-	// run under every profile of the run's DTB tables (WriteWDL).
+	// run under every profile of Profiles and of the run's DTB tables
+	// (WriteWDL).
 	WDL bool
+	// Profiles are the rule profiles of the run: those of its DTB jobs,
+	// and the ones a material without DTB tables (a bare king) gets its
+	// WDL files under.
+	Profiles []honour.Rules
 
 	dir   *store.Dir // the directory as listed when the run began, kept as it accepts files
 	cache *store.Cache
@@ -152,6 +157,11 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	dir.Reference, r.dir = r.Reference, dir
 	// The directory records the custom profiles its files are made under
 	// (store.RecordProfile), before any file of theirs is written.
+	for i := range r.Profiles {
+		if err := store.RecordProfile(r.Dir, &r.Profiles[i]); err != nil {
+			return err
+		}
+	}
 	for _, j := range jobs {
 		if j.Rules != nil {
 			if err := store.RecordProfile(r.Dir, j.Rules); err != nil {
@@ -300,12 +310,14 @@ func (r *Runner) damaged(id probe.ID) (string, error) {
 	return fmt.Sprintf("SHA-256 %.12s…, %s records %.12s…", sum, store.ChecksumFile, recorded), nil
 }
 
-// generate solves one table, writes it, accepts it, records its checksum
-// and adds its row to the catalogue.
+// generate makes one table, in named phases: solve it (in memory or out of
+// core, from its checkpoint if one was saved), write it under its pending
+// name, accept it (store.Dir.Accept: reference or verification, checksum
+// recorded), keep it for its material's next tables, and record its row
+// in the catalogue.
 func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	start := time.Now()
-	m := j.ID.Material
-	r.cache.ReleaseOthers(m) // the tables held for the next of their material's (holdBelow)
+	r.cache.ReleaseOthers(j.ID.Material) // the tables held for the next of their material's (holdBelow)
 	clock := &Timings{}
 	opts := retro.Options{Threads: r.Threads, Game: j.ID.Game, Progress: func(p retro.Progress) {
 		clock.enter(string(p.Stage))
@@ -332,73 +344,105 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 			}()
 		}
 	}
-	if opts.Checkpoint, err = r.checkpoint(j, e.Indices); err != nil {
+	table, err := r.solve(ctx, j, opts, e, spill, clock)
+	if err != nil {
 		return err
 	}
-	r.Report.Start(j.ID.String())
+	defer table.Close() // out of core: its scratch files go
+	format, replacing, err := r.write(j, table, spill, clock)
+	if err != nil {
+		return err
+	}
+	sum, verified, err := r.accept(ctx, j, table, format, replacing, clock)
+	if err != nil {
+		return err
+	}
+	if c := opts.Checkpoint; c != nil {
+		if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	r.keep(j, table, format, e)
+	return r.record(ctx, j, table, sum, verified, time.Since(start), clock)
+}
+
+// solve solves j's table, saving its state to a checkpoint as it goes
+// when checkpoints are on (opts gets it), and reports its passes.
+func (r *Runner) solve(ctx context.Context, j Job, opts retro.Options, e retro.Estimate, spill bool, clock *Timings) (*retro.Table, error) {
+	var err error
+	if opts.Checkpoint, err = r.checkpoint(j, e.Indices); err != nil {
+		return nil, err
+	}
 	if c := opts.Checkpoint; c != nil {
 		c.Saved = func(depth int, size int64, took time.Duration) {
 			r.Report.Log(fmt.Sprintf("%-27s saved after pass %d to %s (%s, %.1fs)", j.ID, depth, c.Path, units.Bytes(size), took.Seconds()))
 		}
 	}
-	var table *retro.Table
-	metric := probe.DTM
+	r.Report.Start(j.ID.String())
+	defer r.Report.Stop()
 	clock.enter("load") // the sub-tables; the generator's progress starts the next stage
+	var table *retro.Table
 	if j.Rules == nil {
-		table, err = retro.Generate(ctx, m, r.cache.DTMOf(j.ID.Game), opts)
+		table, err = retro.Generate(ctx, j.ID.Material, r.cache.DTMOf(j.ID.Game), opts)
 	} else {
-		metric = probe.DTB
 		r.cache.AddRules(j.Rules) // a custom profile's sub-tables may need deriving
 		table, err = r.generateBoard(ctx, j, opts, spill)
 	}
-	r.Report.Stop()
 	if err != nil {
-		return err // retro's errors name the table
+		return nil, err // retro's errors name the table
 	}
 	if r.spoil != nil {
 		r.spoil(table)
 	}
-	defer table.Close() // out of core: its scratch files go
-	path := j.ID.Path(r.Dir)
+	return table, nil
+}
+
+// write writes j's table under its pending name in the run's format
+// (formatOf), and says whether it replaces a file of the other version.
+func (r *Runner) write(j Job, table *retro.Table, spill bool, clock *Timings) (format int, replacing bool, err error) {
 	clock.enter("write")
-	pending := r.dir.PendingPath(j.ID.FileName())
-	format := r.formatOf(spill)
-	write := probe.WriteFile
+	format = r.formatOf(spill)
+	write, metric := probe.WriteFile, probe.DTM
 	if format == probe.Version2 {
 		write = probe.WriteFileV2
 	} else if r.formatOf(false) == probe.Version2 {
 		r.Report.Print(fmt.Sprintf("%-27s written in version 1, as every table made out of core is: its readers out of core need both sides to move (convert --format 2 rewrites it where memory allows)", j.ID))
 	}
+	if j.Rules != nil {
+		metric = probe.DTB
+	}
 	// A table made again in its own format must give the bytes the
 	// directory records for it; gen --force --format over a file of the
 	// other format replaces that file and its record.
 	present, ok := r.dir.Version(j.ID)
-	replacing := ok && present != format
-	if err := write(pending, table.Space, metric, j.ID.Rules, table.Values); err != nil {
-		return err // naming the file
+	replacing = ok && present != format
+	// The writer's errors name the file.
+	return format, replacing, write(r.dir.PendingPath(j.ID.FileName()), table.Space, metric, j.ID.Rules, table.Values)
+}
+
+// keep keeps j's table, just accepted, for the tables of its material
+// that come next (store.Cache.Keep, and Hold: see holdBelow); e is its
+// estimate.
+func (r *Runner) keep(j Job, table *retro.Table, format int, e retro.Estimate) {
+	if table.OutOfCore() { // out of core, the table lives until Close
+		return
 	}
-	clock.enter("checksum")
-	sum, verified, err := r.accept(ctx, j, table, format, replacing, clock)
-	if err != nil {
-		return err
+	r.cache.Keep(j.ID, table)
+	if format == probe.Version2 && j.ID.Material.Pieces() < holdBelow && r.mayHold(table, e.Memory) {
+		r.cache.Hold(j.ID, table)
 	}
-	if opts.Checkpoint != nil {
-		if err := os.Remove(opts.Checkpoint.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	if !table.OutOfCore() { // out of core, the table lives until Close
-		r.cache.Keep(j.ID, table)
-		if format == probe.Version2 && m.Pieces() < holdBelow && r.mayHold(table, e.Memory) {
-			r.cache.Hold(j.ID, table)
-		}
-	}
-	info, err := os.Stat(path)
+}
+
+// record reports j's table made and puts its row, with its SHA-256 and
+// its share of count draws, in the catalogue (marked verified when its
+// values were checked).
+func (r *Runner) record(ctx context.Context, j Job, table *retro.Table, sum string, verified bool, took time.Duration, clock *Timings) error {
+	info, err := os.Stat(j.ID.Path(r.Dir))
 	if err != nil {
 		return err
 	}
 	clock.enter("summary")
-	s := summarise(j.ID, table, info.Size(), time.Since(start))
+	s := summarise(j.ID, table, info.Size(), took)
 	s.SHA256 = sum
 	if s.CountDraws, err = countDraws(ctx, r.Dir, r.cache, j, table, r.Threads); err != nil {
 		return err
@@ -420,6 +464,7 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 // other version, byte for byte what the directory records for it. It
 // returns the file's SHA-256 and whether it checked the values.
 func (r *Runner) accept(ctx context.Context, j Job, table *retro.Table, format int, replacing bool, clock *Timings) (sum string, verified bool, err error) {
+	clock.enter("checksum")
 	name := j.ID.FileName()
 	check := func(string) (fault, err error) {
 		if _, _, ok := r.dir.ReferenceOf(name, format); ok || !r.Verify {

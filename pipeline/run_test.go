@@ -25,8 +25,16 @@ func plan(t *testing.T, names ...string) []Job {
 	for _, n := range names {
 		ms = append(ms, tb.MustParseMaterial(n))
 	}
-	require.NoError(t, CheckSupported(ms))
-	return Plan(ms, nil)
+	require.NoError(t, CheckSupported(tb.Makruk, ms))
+	return mustPlan(t, ms, nil)
+}
+
+// mustPlan is Plan for Makruk tables.
+func mustPlan(t *testing.T, targets []tb.Material, profiles []honour.Rules) []Job {
+	t.Helper()
+	jobs, err := Plan(tb.Makruk, targets, profiles)
+	require.NoError(t, err)
+	return jobs
 }
 
 // record is a Reporter that keeps what it hears.
@@ -121,7 +129,7 @@ func TestBoardLetsGoOfDraws(t *testing.T) {
 	dir := t.TempDir()
 	m := tb.MustParseMaterial("KRvKR")
 	runner := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences()}
-	require.NoError(t, runner.Run(context.Background(), Plan([]tb.Material{m}, []honour.Rules{honour.ThaiRules})))
+	require.NoError(t, runner.Run(context.Background(), mustPlan(t, []tb.Material{m}, []honour.Rules{honour.ThaiRules})))
 	r := &Runner{Dir: dir, Threads: 1, cache: store.NewCache(dir, 0), dir: openDir(t, dir, store.RepositoryReferences())} // the cache keeps nothing
 
 	heapWhileIterating := func(rules *honour.Rules) uint64 {

@@ -196,7 +196,7 @@ func (v *Verifier) material(ctx context.Context, ids []probe.ID) ([]probe.ID, er
 // directory: all in one run when they fit, else as many per run as do. A
 // material whose single table does not fit is refused before any work.
 func (v *Verifier) byDisk(ids []probe.ID) ([][]probe.ID, error) {
-	e, err := retro.EstimateTable(ids[0].Material, false)
+	e, err := retro.EstimateTable(tb.Makruk, ids[0].Material, false)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +284,7 @@ func (v *Verifier) outOfCore(ids []probe.ID) (bool, error) {
 	if v.Memory <= 0 {
 		return false, nil
 	}
-	e, err := retro.EstimateTable(ids[0].Material, false)
+	e, err := retro.EstimateTable(tb.Makruk, ids[0].Material, false)
 	if err != nil {
 		return false, err
 	}

@@ -17,7 +17,7 @@ import (
 // even one table fits is refused before any work.
 func TestVerifyByDisk(t *testing.T) {
 	m := tb.MustParseMaterial("KRvKN")
-	e, err := retro.EstimateTable(m, false)
+	e, err := retro.EstimateTable(tb.Makruk, m, false)
 	require.NoError(t, err)
 	each := 2 * int64(e.Indices)
 	ids := []probe.ID{probe.DTMID(m), {Material: m, Rules: "thai"}, {Material: m, Rules: "cambodian"}}

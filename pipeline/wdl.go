@@ -160,9 +160,10 @@ func (w WDLResult) String() string {
 }
 
 // wdlPlan is what a run needs to write the WDL files of its materials
-// (Runner.WDL): every material of its DTM jobs under every profile of its
-// DTB jobs, where the DTB table a WDL file needs was among them, each
-// material's once its last job is done (Run).
+// (Runner.WDL): every material of its DTM jobs under every profile of the
+// run (Runner.Profiles and its DTB jobs'), where the DTB table a WDL file
+// needs was among them or is in the directory, each material's once its
+// last job is done (Run).
 type wdlPlan struct {
 	profiles []*honour.Rules
 	boards   map[probe.ID]bool
@@ -172,6 +173,9 @@ type wdlPlan struct {
 
 func (r *Runner) planWDL(ctx context.Context, jobs []Job) *wdlPlan {
 	w := &wdlPlan{boards: map[probe.ID]bool{}, last: map[tb.Material]int{}}
+	for i := range r.Profiles {
+		w.profiles = append(w.profiles, &r.Profiles[i])
+	}
 	dtm := map[tb.Material]bool{}
 	for n, j := range jobs {
 		w.last[j.ID.Material] = n
@@ -201,7 +205,7 @@ func (r *Runner) planWDL(ctx context.Context, jobs []Job) *wdlPlan {
 func (r *Runner) writeWDLOf(ctx context.Context, w *wdlPlan, m tb.Material) error {
 	defer w.others.cache.Release() // m's DTM table, derived once for its profiles
 	for _, p := range w.profiles {
-		if probe.NeedsBoardTable(m, p) && !w.boards[probe.ID{Material: m, Rules: p.Name}] {
+		if id := (probe.ID{Material: m, Rules: p.Name}); probe.NeedsBoardTable(m, p) && !w.boards[id] && !r.dir.Has(id) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {

@@ -20,7 +20,7 @@ import (
 // anew, and one that differs from its reference is rejected.
 func TestRunWritesWDLFiles(t *testing.T) {
 	dir := t.TempDir()
-	jobs := Plan([]tb.Material{tb.MustParseMaterial("KRvKN")}, []honour.Rules{honour.ThaiRules})
+	jobs := mustPlan(t, []tb.Material{tb.MustParseMaterial("KRvKN")}, []honour.Rules{honour.ThaiRules})
 	rec := &record{}
 	r := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), Report: rec, WDL: true}
 	require.NoError(t, r.Run(context.Background(), jobs))
@@ -85,6 +85,23 @@ func TestRunWritesWDLFiles(t *testing.T) {
 	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
 }
 
+// A material without DTB tables (a bare king: KRvK) gets the WDL files of
+// the run's profiles all the same: gen KRvK wrote none while its profiles
+// came from its DTB jobs only.
+func TestRunWritesWDLFilesOfABareKing(t *testing.T) {
+	dir := t.TempDir()
+	profiles := []honour.Rules{honour.ThaiRules, honour.CambodianRules}
+	jobs := mustPlan(t, []tb.Material{tb.MustParseMaterial("KRvK")}, profiles)
+	for _, j := range jobs {
+		require.Nil(t, j.Rules, "KRvK has no DTB table")
+	}
+	r := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), WDL: true, Profiles: profiles}
+	require.NoError(t, r.Run(context.Background(), jobs))
+	for _, name := range []string{"KRvK.thai.mtbw", "KRvK.cambodian.mtbw"} {
+		require.Equal(t, store.RepositoryReferences().V2[name], mustSum(t, filepath.Join(dir, name)), name)
+	}
+}
+
 // A WDLWriter, which derives each side a version-2 file does not store
 // once for many files, writes the bytes the run wrote (their references).
 func TestWDLWriterWritesTheReference(t *testing.T) {
@@ -92,7 +109,7 @@ func TestWDLWriterWritesTheReference(t *testing.T) {
 	profiles := []honour.Rules{honour.ThaiRules, honour.CambodianRules}
 	m := tb.MustParseMaterial("KRvKN")
 	r := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences()}
-	require.NoError(t, r.Run(context.Background(), Plan([]tb.Material{m}, profiles)))
+	require.NoError(t, r.Run(context.Background(), mustPlan(t, []tb.Material{m}, profiles)))
 	w := NewWDLWriter(openDir(t, dir, store.RepositoryReferences()))
 	for _, mat := range []tb.Material{tb.MustParseMaterial("KRvK"), m} {
 		w.Done()

@@ -64,7 +64,12 @@ func openKRvK() (tables *probe.Tables, done func(), err error) {
 		return nil, nil, err
 	}
 	r := &pipeline.Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences()}
-	if err := r.Run(context.Background(), pipeline.Plan([]tb.Material{tb.MustParseMaterial("KRvK")}, nil)); err != nil {
+	jobs, err := pipeline.Plan(tb.Makruk, []tb.Material{tb.MustParseMaterial("KRvK")}, nil)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	if err := r.Run(context.Background(), jobs); err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err
 	}

@@ -13,7 +13,7 @@ import (
 // and reports positions (both sides to move) per second.
 func benchmarkGenerate(b *testing.B, name string) {
 	m := tb.MustParseMaterial(name)
-	for _, dep := range Dependencies(m) {
+	for _, dep := range Dependencies(tb.Makruk, m) {
 		if dep != m {
 			solve(b, dep.String())
 		}

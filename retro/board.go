@@ -74,7 +74,7 @@ func GoalsIncluded(narrow, wide *honour.Rules, m tb.Material) bool {
 	if wide.MatesDraw() {
 		return false // its files leave out the counting side's mates, and depend on who counts
 	}
-	for _, x := range Dependencies(m) {
+	for _, x := range Dependencies(tb.Makruk, m) {
 		for c := tb.White; c <= tb.Black; c++ {
 			for t := tb.Rook; t <= tb.Met; t++ {
 				if x.Count(c, t) == 0 {
@@ -211,7 +211,7 @@ func VerifyDTB(ctx context.Context, table *Table, r *honour.Rules, dtm, dtb Sour
 // table the DTB generation of any of them reads.
 func BoardDependencies(m tb.Material) (dtb, dtm []tb.Material) {
 	seenDTM := map[tb.Material]bool{}
-	for _, x := range Dependencies(m) {
+	for _, x := range Dependencies(tb.Makruk, m) {
 		if !honour.HasBoardHonour(x) {
 			continue
 		}

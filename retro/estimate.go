@@ -64,15 +64,10 @@ const (
 	estimateTimePerIndex = 200 * time.Nanosecond
 )
 
-// EstimateTable estimates the generation of m's DTM table (dtb false) or
-// of one of its DTB tables (dtb true).
-func EstimateTable(m tb.Material, dtb bool) (Estimate, error) {
-	return EstimateTableIn(tb.Makruk, m, dtb)
-}
-
-// EstimateTableIn is EstimateTable for a table of game g.
-func EstimateTableIn(g tb.Game, m tb.Material, dtb bool) (Estimate, error) {
-	if err := SupportedIn(g, m); err != nil {
+// EstimateTable estimates the generation of the DTM table of m in game g
+// (dtb false) or of one of its DTB tables (dtb true).
+func EstimateTable(g tb.Game, m tb.Material, dtb bool) (Estimate, error) {
+	if err := Supported(g, m); err != nil {
 		return Estimate{}, err
 	}
 	space, err := index.NewGame(g, m)
@@ -98,7 +93,7 @@ func EstimateTableIn(g tb.Game, m tb.Material, dtb bool) (Estimate, error) {
 	seen := map[tb.Material]bool{}
 	for _, sub := range m.Captures() {
 		canon, _ := sub.Canonical()
-		if canon.Pieces() == 2 || seen[canon] || SupportedIn(g, canon) != nil {
+		if canon.Pieces() == 2 || seen[canon] || Supported(g, canon) != nil {
 			continue
 		}
 		seen[canon] = true

@@ -125,13 +125,10 @@ func wrapError(err *error, format string, args ...any) {
 
 // Supported reports whether Generate and GenerateDTB can solve m, and if
 // not, why: m must be canonical and pawnless, with 3 to index.MaxPieces
-// pieces. Callers that plan many tables check them all before any work.
-func Supported(m tb.Material) error { return SupportedIn(tb.Makruk, m) }
-
-// SupportedIn is Supported for a material of game g. A Shatranj material
-// also needs a piece on each side: a bare king has lost (or drawn, by the
-// bare-king rule) before any table is looked at.
-func SupportedIn(g tb.Game, m tb.Material) error {
+// pieces. Callers that plan many tables check them all before any work. A
+// Shatranj material also needs a piece on each side: a bare king has lost
+// (or drawn, by the bare-king rule) before any table is looked at.
+func Supported(g tb.Game, m tb.Material) error {
 	name := g.MaterialName(m)
 	switch {
 	case !g.Valid():
@@ -157,7 +154,7 @@ func newSpace(m tb.Material, opts Options) (*index.Space, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	if err := SupportedIn(opts.Game, m); err != nil {
+	if err := Supported(opts.Game, m); err != nil {
 		return nil, err
 	}
 	return index.NewGame(opts.Game, m)

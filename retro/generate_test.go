@@ -152,12 +152,12 @@ func TestRefusals(t *testing.T) {
 		"KvKR":     "KvKR is not canonical: its table is KRvK",
 	} {
 		m := tb.MustParseMaterial(name)
-		require.ErrorContains(t, Supported(m), msg, name)
+		require.ErrorContains(t, Supported(tb.Makruk, m), msg, name)
 		_, err := Generate(context.Background(), m, shared.get, Options{})
-		require.EqualError(t, err, "generate "+name+": "+Supported(m).Error(), "the name once, no work done")
+		require.EqualError(t, err, "generate "+name+": "+Supported(tb.Makruk, m).Error(), "the name once, no work done")
 	}
-	require.NoError(t, Supported(tb.MustParseMaterial("KRRRNvK")))
-	require.NoError(t, Supported(tb.MustParseMaterial("KRRRRvK")), "no limit on the moves of a position")
+	require.NoError(t, Supported(tb.Makruk, tb.MustParseMaterial("KRRRNvK")))
+	require.NoError(t, Supported(tb.Makruk, tb.MustParseMaterial("KRRRRvK")), "no limit on the moves of a position")
 	for _, threads := range []int{-1, MaxThreads + 1, 99999999999} {
 		_, err := Generate(context.Background(), tb.MustParseMaterial("KRvK"), shared.get, Options{Threads: threads})
 		require.ErrorContains(t, err, "give 1 to 256, or 0 for every core")
@@ -179,7 +179,7 @@ func TestEstimates(t *testing.T) {
 		{"KRNvKRN", 17e9, 20e9},
 	} {
 		t.Run(c.material, func(t *testing.T) {
-			e, err := EstimateTable(tb.MustParseMaterial(c.material), false)
+			e, err := EstimateTable(tb.Makruk, tb.MustParseMaterial(c.material), false)
 			require.NoError(t, err)
 			require.GreaterOrEqual(t, e.Memory, c.lo, c.material)
 			require.LessOrEqual(t, e.Memory, c.hi, c.material)
@@ -192,16 +192,16 @@ func TestEstimates(t *testing.T) {
 		hi       int64
 	}{{"KRSvKN", 256 << 20}, {"KSNvKSN", 6 << 30}} {
 		t.Run(c.material, func(t *testing.T) {
-			e, err := EstimateTable(tb.MustParseMaterial(c.material), false)
+			e, err := EstimateTable(tb.Makruk, tb.MustParseMaterial(c.material), false)
 			require.NoError(t, err)
 			require.Less(t, e.OutOfCoreMemory, c.hi, c.material)
 			require.Less(t, e.OutOfCoreMemory, e.Memory/4, c.material)
 			require.Equal(t, 2*int64(e.Indices+(e.Indices+63)/64*8), e.Scratch, c.material)
 		})
 	}
-	dtm, err := EstimateTable(tb.MustParseMaterial("KRvKN"), false)
+	dtm, err := EstimateTable(tb.Makruk, tb.MustParseMaterial("KRvKN"), false)
 	require.NoError(t, err)
-	dtb, err := EstimateTable(tb.MustParseMaterial("KRvKN"), true)
+	dtb, err := EstimateTable(tb.Makruk, tb.MustParseMaterial("KRvKN"), true)
 	require.NoError(t, err)
 	require.Equal(t, dtm.Memory, dtb.Memory, "DTB lets the table of its draws go, and its summary reads DTM by ranges")
 }

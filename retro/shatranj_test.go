@@ -73,8 +73,8 @@ func TestShatranjRefusals(t *testing.T) {
 	// A Makruk table is never a Shatranj sub-table.
 	_, err = Generate(ctx, tb.MustParseMaterial("KRNvKN"), shared.get, Options{Game: tb.Shatranj})
 	require.ErrorContains(t, err, "is a makruk table, not shatranj")
-	require.Empty(t, DependenciesIn(tb.Shatranj, tb.MustParseMaterial("KRRvK")))
-	deps := DependenciesIn(tb.Shatranj, tb.MustParseMaterial("KRSvKM"))
+	require.Empty(t, Dependencies(tb.Shatranj, tb.MustParseMaterial("KRRvK")))
+	deps := Dependencies(tb.Shatranj, tb.MustParseMaterial("KRSvKM"))
 	var names []string
 	for _, d := range deps {
 		names = append(names, tb.Shatranj.MaterialName(d))

@@ -220,12 +220,10 @@ func (st *subTables) valueAt(c tb.Color, t tb.PieceType, s captureSite) value.Va
 
 // Dependencies returns every canonical material that must be solved before
 // m, in an order in which each comes after its own sub-tables, followed by
-// m itself. KvK is left out: it is a known draw.
-func Dependencies(m tb.Material) []tb.Material { return DependenciesIn(tb.Makruk, m) }
-
-// DependenciesIn is Dependencies in game g: in Shatranj the materials with
-// a bare king are left out too (the bare-king rule decides them).
-func DependenciesIn(g tb.Game, m tb.Material) []tb.Material {
+// m itself, in game g. KvK is left out: it is a known draw; in Shatranj
+// the materials with a bare king are left out too (the bare-king rule
+// decides them).
+func Dependencies(g tb.Game, m tb.Material) []tb.Material {
 	var order []tb.Material
 	seen := map[tb.Material]bool{}
 	var visit func(x tb.Material)

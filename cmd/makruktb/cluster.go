@@ -41,11 +41,12 @@ logs are in DIR/.cluster.`,
 // nodeMemory (0: none) is the most memory a job may ask for: tables that
 // need more are made out of core.
 func clusterPlan(g tb.Game, maxPieces int, args []string, dtb string, cpus int, nodeMemory int64) ([]cluster.Job, error) {
-	targets, jobs, err := planFlags(g, maxPieces, args, dtb)
+	p, err := planFlags(g, maxPieces, args, dtb)
 	if err != nil {
 		return nil, err
 	}
-	if err := pipeline.CheckSupportedIn(g, targets); err != nil {
+	targets, jobs := p.targets, p.jobs
+	if err := pipeline.CheckSupported(g, targets); err != nil {
 		return nil, err
 	}
 	var tables []cluster.Table
@@ -56,7 +57,7 @@ func clusterPlan(g tb.Game, maxPieces int, args []string, dtb string, cpus int, 
 		}
 		tables = append(tables, cluster.Table{ID: j.ID, Estimate: e})
 	}
-	return cluster.Jobs(tables, cpus, nodeMemory, pipeline.NeedsIn(g))
+	return cluster.Jobs(tables, cpus, nodeMemory, func(m tb.Material) []tb.Material { return pipeline.Needs(g, m) })
 }
 
 // absTableDir is the table directory as an absolute path: the jobs run

@@ -50,7 +50,7 @@ WDL files of the tables it generates itself.`,
 			dir = probe.Dir(dir)
 			var materials []tb.Material
 			if len(args) > 0 {
-				materials, err = selectMaterials(0, args)
+				materials, err = pipeline.Materials(tb.Makruk, 0, args)
 			} else {
 				materials, err = tablesIn(dir)
 			}

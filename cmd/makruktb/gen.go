@@ -16,6 +16,7 @@ import (
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 func newGenCommand() *cobra.Command {
@@ -66,11 +67,12 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 			if err != nil {
 				return err
 			}
-			targets, jobs, err := planFlags(g, maxPieces, args, dtbProfiles)
+			p, err := planFlags(g, maxPieces, args, dtbProfiles)
 			if err != nil {
 				return err
 			}
-			if err := pipeline.CheckSupportedIn(g, targets); err != nil {
+			targets, jobs := p.targets, p.jobs
+			if err := pipeline.CheckSupported(g, targets); err != nil {
 				return err
 			}
 			dir = probe.Dir(dir)
@@ -97,7 +99,7 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 				}
 			}
 			r := &pipeline.Runner{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Force: force, Verify: !noVerify,
-				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL, AllOutOfCore: allOutOfCore, Format: format,
+				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL, Profiles: p.profiles, AllOutOfCore: allOutOfCore, Format: format,
 				Report: &printer{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), timings: timings}}
 			return r.Run(cmd.Context(), jobs)
 		},
@@ -122,20 +124,28 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 // planFlags plans the tables of game g that --max-pieces or the materials
 // and the --dtb list name (the targets, canonical, and every table in
 // order).
-func planFlags(g tb.Game, maxPieces int, args []string, dtbProfiles string) ([]tb.Material, []pipeline.Job, error) {
-	targets, err := selectMaterialsIn(g, maxPieces, args)
+func planFlags(g tb.Game, maxPieces int, args []string, dtbProfiles string) (plan, error) {
+	targets, err := pipeline.Materials(g, maxPieces, args)
 	if err != nil {
-		return nil, nil, err
+		return plan{}, err
 	}
 	profiles, err := pipeline.BoardProfiles(dtbProfiles)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--dtb: %w", err)
+		return plan{}, fmt.Errorf("--dtb: %w", err)
 	}
-	jobs, err := pipeline.PlanGame(g, targets, profiles)
+	jobs, err := pipeline.Plan(g, targets, profiles)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--dtb: %w", err)
+		return plan{}, fmt.Errorf("--dtb: %w", err)
 	}
-	return targets, jobs, nil
+	return plan{targets, profiles, jobs}, nil
+}
+
+// plan is what the flags of gen, plan and cluster plan: the targets
+// (canonical), the --dtb profiles and every table in order.
+type plan struct {
+	targets  []tb.Material
+	profiles []honour.Rules
+	jobs     []pipeline.Job
 }
 
 // referenceChecksums are the checksums gen and verify hold the tables to:

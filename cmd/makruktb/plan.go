@@ -34,10 +34,11 @@ generated.`,
 			if err != nil {
 				return err
 			}
-			_, jobs, err := planFlags(g, maxPieces, args, dtbProfiles)
+			p, err := planFlags(g, maxPieces, args, dtbProfiles)
 			if err != nil {
 				return err
 			}
+			jobs := p.jobs
 			out := cmd.OutOrStdout()
 			fmt.Fprintln(out, "| table | pieces | index per side | memory | file | time (2 cores) | out of core: memory | scratch | disk read, written | time | note |\n|---|---|---|---|---|---|---|---|---|---|---|")
 			var total retro.Estimate

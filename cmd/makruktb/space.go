@@ -9,6 +9,7 @@ import (
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/parallel"
+	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/tb"
 )
 
@@ -22,7 +23,7 @@ of indices that decode to a legal position for each side to move, and the
 fraction of holes (indices that are not legal positions).`,
 		Example: "  makruktb index KRSvKN\n  makruktb index --max-pieces 4",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			materials, err := selectMaterials(maxPieces, args)
+			materials, err := pipeline.Materials(tb.Makruk, maxPieces, args)
 			if err != nil {
 				return err
 			}

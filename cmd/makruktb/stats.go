@@ -75,7 +75,7 @@ share of wins as a board.`,
 				api.WriteHeatmapText(cmd.OutOrStdout(), h)
 				return nil
 			}
-			st, err := api.StatsIn(cmd.Context(), probe.Dir(dir), g, m)
+			st, err := api.Stats(cmd.Context(), probe.Dir(dir), probe.ID{Material: m, Game: g})
 			if err != nil {
 				return err
 			}
@@ -112,13 +112,13 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 	if len(args) == 0 {
 		materials, err = tablesIn(dir)
 	} else {
-		materials, err = selectMaterials(0, args)
+		materials, err = pipeline.Materials(tb.Makruk, 0, args)
 	}
 	if err != nil {
 		return err
 	}
 	for _, m := range materials {
-		st, err := api.Stats(cmd.Context(), dir, m)
+		st, err := api.Stats(cmd.Context(), dir, probe.DTMID(m))
 		if err != nil {
 			return err
 		}

@@ -71,7 +71,7 @@ kind in c0), a training set. --game shatranj studies a Shatranj table
 			if err != nil {
 				return err
 			}
-			st, err := api.StudyIn(cmd.Context(), probe.Dir(dir), g, m, so)
+			st, err := api.Study(cmd.Context(), probe.Dir(dir), probe.ID{Material: m, Game: g}, so)
 			if err != nil {
 				return err
 			}

@@ -94,7 +94,7 @@ var boardsBuilt = map[probe.ID]*retro.Table{}
 func build(target tb.Material, boards bool) error {
 	ctx := context.Background()
 	dtm := func(m tb.Material) (*retro.Table, error) { return built[m], nil }
-	for _, m := range retro.Dependencies(target) {
+	for _, m := range retro.Dependencies(tb.Makruk, target) {
 		if built[m] != nil {
 			continue
 		}
@@ -107,7 +107,7 @@ func build(target tb.Material, boards bool) error {
 		}
 		built[m] = table
 	}
-	for _, m := range retro.Dependencies(target) {
+	for _, m := range retro.Dependencies(tb.Makruk, target) {
 		if !boards || !honour.HasBoardHonour(m) {
 			continue
 		}
