@@ -213,7 +213,7 @@ func rulesNamed(name string, profiles []honour.Rules) (*honour.Rules, error) {
 }
 
 // convertTable rewrites the version-1 table id in dir as a version-2 file
-// (probe.WriteFileV2), without regenerating it, and returns its values
+// (probe.WriteFile), without regenerating it, and returns its values
 // (none when it was version 2 already). The new file must read
 // back as the old one's values on the side it stores and match its
 // reference checksum when references have one; then it takes the old
@@ -272,7 +272,7 @@ func convertTable(ctx context.Context, report Reporter, d *store.Dir, id probe.I
 	}
 	pending := d.PendingPath(name)
 	stage(StageWrite)
-	if err := probe.WriteFileV2(pending, old.Space, old.Header.Metric, old.Header.Rules, values); err != nil {
+	if err := probe.WriteFile(pending, old.Space, values, probe.Options{Version: probe.Version2, Metric: old.Header.Metric, Rules: old.Header.Rules}); err != nil {
 		return res, values, err
 	}
 	defer os.Remove(pending) // gone once renamed

@@ -130,7 +130,7 @@ func TestSameStoredValuesFindsADifference(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, markHoles(ctx, old.Space, values, quiet{}.Progress))
 	path := filepath.Join(dir, "KRvK.v2.mtbm")
-	require.NoError(t, probe.WriteFileV2(path, old.Space, probe.DTM, "", values))
+	require.NoError(t, probe.WriteFile(path, old.Space, values, probe.Options{Version: probe.Version2, Metric: probe.DTM}))
 	require.NoError(t, sameStoredValues(ctx, path, values, quiet{}.Progress), "holes differ, legal values agree")
 
 	f, err := probe.OpenFile(path)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/internal/sysinfo"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
@@ -65,10 +66,10 @@ type Runner struct {
 	// Reference holds the SHA-256 each file must have, by format version
 	// and file name (RepositoryReferences for the repository's).
 	Reference store.References
-	// Format is the format version of the tables written: 2
-	// (probe.WriteFileV2: one side to move stored; also when 0, see
-	// DefaultFormat) or 1 (probe.WriteFile: both sides). A table made out
-	// of core is written in version 1 whatever Format says (formatOf).
+	// Format is the format version of the tables written (probe.Options):
+	// 2 (one side to move stored; also when 0, see DefaultFormat) or 1
+	// (both sides). A table made out of core is written in version 1
+	// whatever Format says (formatOf).
 	Format int
 	Report Reporter
 	// WDL makes, once the tables are made, the WDL file of every material
@@ -336,9 +337,9 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 		opts.Scratch = r.Scratch
 		r.Report.Print(fmt.Sprintf("%-27s out of core: about %s of memory and %s of scratch in %s (in memory it would take %s)",
 			j.ID, units.Bytes(e.OutOfCoreMemory), units.Bytes(e.Scratch), r.Scratch, units.Bytes(e.Memory)))
-		if read, written, ok := diskIO(); ok {
+		if read, written, ok := sysinfo.DiskIO(); ok {
 			defer func() {
-				if rd, wr, ok := diskIO(); ok && err == nil {
+				if rd, wr, ok := sysinfo.DiskIO(); ok && err == nil {
 					r.Report.Print(fmt.Sprintf("%-27s out of core: %s read from disk, %s written", j.ID, units.Bytes(rd-read), units.Bytes(wr-written)))
 				}
 			}()
@@ -402,22 +403,17 @@ func (r *Runner) solve(ctx context.Context, j Job, opts retro.Options, e retro.E
 func (r *Runner) write(j Job, table *retro.Table, spill bool, clock *Timings) (format int, replacing bool, err error) {
 	clock.enter("write")
 	format = r.formatOf(spill)
-	write, metric := probe.WriteFile, probe.DTM
-	if format == probe.Version2 {
-		write = probe.WriteFileV2
-	} else if r.formatOf(false) == probe.Version2 {
+	if format != probe.Version2 && r.formatOf(false) == probe.Version2 {
 		r.Report.Print(fmt.Sprintf("%-27s written in version 1, as every table made out of core is: its readers out of core need both sides to move (convert --format 2 rewrites it where memory allows)", j.ID))
 	}
-	if j.Rules != nil {
-		metric = probe.DTB
-	}
+	o := probe.Options{Version: format, Metric: j.ID.Metric(), Rules: j.ID.Rules}
 	// A table made again in its own format must give the bytes the
 	// directory records for it; gen --force --format over a file of the
 	// other format replaces that file and its record.
 	present, ok := r.dir.Version(j.ID)
 	replacing = ok && present != format
 	// The writer's errors name the file.
-	return format, replacing, write(r.dir.PendingPath(j.ID.FileName()), table.Space, metric, j.ID.Rules, table.Values)
+	return format, replacing, probe.WriteFile(r.dir.PendingPath(j.ID.FileName()), table.Space, table.Values, o)
 }
 
 // keep keeps j's table, just accepted, for the tables of its material

@@ -3,9 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/makruktb/makruktb/internal/parallel"
@@ -126,29 +123,6 @@ func CountDrawShare(counts map[string]retro.CountStats) string {
 		text += fmt.Sprintf(" +%.1f%% DTB", 100*float64(d.Unknown)/float64(d.Decided))
 	}
 	return text
-}
-
-// diskIO returns the bytes this process has read from and written to
-// storage so far (/proc/self/io), or ok false where the kernel does not
-// tell.
-func diskIO() (read, written int64, ok bool) {
-	data, err := os.ReadFile("/proc/self/io")
-	if err != nil {
-		return 0, 0, false
-	}
-	var found int
-	for _, line := range strings.Split(string(data), "\n") {
-		name, v, _ := strings.Cut(line, ": ")
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		switch {
-		case err != nil:
-		case name == "read_bytes":
-			read, found = n, found+1
-		case name == "write_bytes":
-			written, found = n, found+1
-		}
-	}
-	return read, written, found == 2
 }
 
 // Line is gen's line for a table made.

@@ -144,7 +144,7 @@ func BenchmarkWriteFile(b *testing.B) {
 	table, _ := buildTables(b, "KRvKS")
 	path := filepath.Join(b.TempDir(), "KRvKS.mtbm")
 	for b.Loop() {
-		if err := probe.WriteFile(path, table.Space, probe.DTM, "", table.Values); err != nil {
+		if err := probe.WriteFile(path, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM}); err != nil {
 			b.Fatal(err)
 		}
 	}

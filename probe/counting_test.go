@@ -44,11 +44,11 @@ func TestBoardFilesOfCountingSide(t *testing.T) {
 		}
 		for v, table := range files {
 			id := probe.BoardID(m, r.Name, v)
-			write := probe.WriteFile
+			o := probe.Options{Version: probe.Version, Metric: probe.DTB, Rules: id.Rules}
 			if format == "version 2" {
-				write = probe.WriteFileV2
+				o.Version = probe.Version2
 			}
-			require.NoError(t, write(id.Path(dir), table.Space, probe.DTB, id.Rules, table.Values))
+			require.NoError(t, probe.WriteFile(id.Path(dir), table.Space, table.Values, o))
 		}
 	}
 	for format, dir := range dirs {

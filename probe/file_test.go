@@ -32,7 +32,7 @@ func solvedKRvK(t testing.TB) *retro.Table {
 func writeKRvK(t testing.TB, dir string) (string, *retro.Table) {
 	table := solvedKRvK(t)
 	path := filepath.Join(dir, probe.FileName(table.Material(), probe.DTM))
-	require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
+	require.NoError(t, probe.WriteFile(path, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM}))
 	return path, table
 }
 
@@ -70,7 +70,7 @@ func TestWriteToWriterAt(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "stream"))
 	require.NoError(t, err)
 	defer f.Close()
-	n, err := probe.Write(f, table.Space, probe.DTM, "", table.Values)
+	n, err := probe.Write(f, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM})
 	require.NoError(t, err)
 	require.Equal(t, int64(len(want)), n)
 	got, err := os.ReadFile(f.Name())
@@ -97,7 +97,7 @@ func TestWideValues(t *testing.T) {
 		vals[5] = value.Mate(301) // needs two bytes
 		table.Values[side] = value.ArrayOf(vals)
 		path := filepath.Join(t.TempDir(), "KRvK.mtbm")
-		require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
+		require.NoError(t, probe.WriteFile(path, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM}))
 		f, err := probe.OpenFile(path)
 		require.NoError(t, err)
 		require.Equal(t, 2, f.Header.Width)
@@ -253,7 +253,7 @@ func TestFuzzSeedIsCurrent(t *testing.T) {
 	table, err := retro.Generate(context.Background(), tb.MustParseMaterial("KMvK"), nil, retro.Options{})
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "KMvK.mtbm")
-	require.NoError(t, probe.WriteFile(path, table.Space, probe.DTM, "", table.Values))
+	require.NoError(t, probe.WriteFile(path, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM}))
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	want, err := os.ReadFile("testdata/KMvK.mtbm")
@@ -289,7 +289,7 @@ func TestFuzzSeedIsCurrent(t *testing.T) {
 	require.True(t, bytes.Equal(want, got), "regenerate probe/testdata/KRvK.thai.mtbw")
 
 	v2Path := filepath.Join(t.TempDir(), "KMvK.v2.mtbm")
-	require.NoError(t, probe.WriteFileV2(v2Path, table.Space, probe.DTM, "", table.Values))
+	require.NoError(t, probe.WriteFile(v2Path, table.Space, table.Values, probe.Options{Version: probe.Version2, Metric: probe.DTM}))
 	got, err = os.ReadFile(v2Path)
 	require.NoError(t, err)
 	want, err = os.ReadFile("testdata/KMvK.v2.mtbm")
@@ -306,15 +306,15 @@ func TestBoardTableFiles(t *testing.T) {
 	require.Equal(t, "KRvK.thai.mtbb", probe.BoardFileName(table.Material(), "thai"))
 
 	bad := filepath.Join(dir, "bad.mtbb")
-	require.NoError(t, probe.WriteFile(bad, table.Space, probe.DTB, "", table.Values))
+	require.NoError(t, probe.WriteFile(bad, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTB}))
 	_, err := probe.OpenFile(bad)
 	require.ErrorIs(t, err, probe.ErrCorrupt)
-	require.NoError(t, probe.WriteFile(bad, table.Space, probe.DTM, "thai", table.Values))
+	require.NoError(t, probe.WriteFile(bad, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM, Rules: "thai"}))
 	_, err = probe.OpenFile(bad)
 	require.ErrorIs(t, err, probe.ErrCorrupt)
 
 	good := filepath.Join(dir, probe.BoardFileName(table.Material(), "thai"))
-	require.NoError(t, probe.WriteFile(good, table.Space, probe.DTB, "thai", table.Values))
+	require.NoError(t, probe.WriteFile(good, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTB, Rules: "thai"}))
 	f, err := probe.OpenFile(good)
 	require.NoError(t, err)
 	require.Equal(t, probe.DTB, f.Header.Metric)
@@ -339,7 +339,7 @@ func TestBoardTableFiles(t *testing.T) {
 	require.ErrorAs(t, err, &missing)
 
 	// A DTM file renamed as a DTB table is caught on first use.
-	require.NoError(t, probe.WriteFile(filepath.Join(dir, "KRvK.cambodian.mtbb"), table.Space, probe.DTM, "", table.Values))
+	require.NoError(t, probe.WriteFile(filepath.Join(dir, "KRvK.cambodian.mtbb"), table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM}))
 	tables2, err := probe.Open(dir)
 	require.NoError(t, err)
 	defer tables2.Close()
@@ -416,7 +416,7 @@ func writeKRvKWDL(t *testing.T) string {
 	table, err := retro.Generate(context.Background(), m, nil, retro.Options{})
 	require.NoError(t, err)
 	dir := t.TempDir()
-	require.NoError(t, probe.WriteFile(probe.DTMID(m).Path(dir), table.Space, probe.DTM, "", table.Values))
+	require.NoError(t, probe.WriteFile(probe.DTMID(m).Path(dir), table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM}))
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
 	require.NoError(t, err)
 	defer dtm.Close()

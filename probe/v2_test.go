@@ -67,7 +67,7 @@ func v2Tables(t testing.TB) (v2, v1 string) {
 			}
 			vals, err := f.LoadAll()
 			if err == nil {
-				err = probe.WriteFileV2(id.Path(v2Dir), f.Space, f.Header.Metric, f.Header.Rules, vals)
+				err = probe.WriteFile(id.Path(v2Dir), f.Space, vals, probe.Options{Version: probe.Version2, Metric: f.Header.Metric, Rules: f.Header.Rules})
 			}
 			f.Close()
 			if err != nil {

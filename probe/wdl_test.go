@@ -220,7 +220,7 @@ func TestWDLFileErrors(t *testing.T) {
 	dtbPath := probe.ID{Material: m, Rules: "thai"}.Path(dir)
 	require.NoError(t, os.Remove(dtbPath))
 	table := testenv.Generated(t, "KRvKN")
-	require.NoError(t, probe.WriteFile(dtbPath, table.Space, probe.DTB, "thai", table.Values))
+	require.NoError(t, probe.WriteFile(dtbPath, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTB, Rules: "thai"}))
 	tables, err := probe.Open(dir)
 	require.NoError(t, err)
 	defer tables.Close()

@@ -23,13 +23,22 @@ import (
 	"github.com/makruktb/makruktb/tb/value"
 )
 
-// WriteFile writes the values of both sides to move (values[side].At(index),
-// value.Illegal for holes) as a table file at path, atomically: the data
-// goes to a temporary file in the same directory, which is synced and then
-// renamed (package atomicfile).
-func WriteFile(path string, s *index.Space, metric Metric, rules string, values [2]*value.Array) error {
+// Options say how a table is written: its format version (Version2
+// when zero), its metric, and the rule profile of a DTB table.
+type Options struct {
+	Version int
+	Metric  Metric
+	Rules   string
+}
+
+// WriteFile writes a table's values for both sides to move
+// (values[side].At(index), value.Illegal for holes) as a file at path in
+// the format o says, atomically: the data goes to a temporary file in the
+// same directory, which is synced and then renamed (package atomicfile).
+// Errors name the file.
+func WriteFile(path string, s *index.Space, values [2]*value.Array, o Options) error {
 	err := atomicfile.Write(path, func(f *os.File) error {
-		_, err := Write(f, s, metric, rules, values)
+		_, err := Write(f, s, values, o)
 		return err
 	})
 	return namedWriteError(path, err)
@@ -45,20 +54,36 @@ func namedWriteError(path string, err error) error {
 	return fmt.Errorf("probe: write %s: %w", path, err)
 }
 
-// Write encodes the values of both sides to move (values[side].At(index),
-// value.Illegal for holes) as a table file into w from offset 0 and
-// returns its length. The blocks are written in order as they are
-// compressed; the header, whose block offsets are known only then, last.
-// The same values always give the same bytes.
-func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2]*value.Array) (int64, error) {
+// Write encodes a table's values for both sides to move as a file in the
+// format o says into w from offset 0 and returns its length. The blocks
+// are written in order as they are compressed; the header, whose block
+// offsets are known only then, last. The same values always give the same
+// bytes.
+//
+// Version 1 stores both sides. Version 2 stores the side whose values
+// compress smaller (measured on a sample of blocks), in blocks of
+// BlockSizeV2 indices at zstd's best level; the other side's values follow
+// from it by one ply and are not written.
+func Write(w io.WriterAt, s *index.Space, values [2]*value.Array, o Options) (int64, error) {
 	for side := range values {
 		if values[side].Len() != s.Size() {
 			return 0, fmt.Errorf("side %d has %d values, the index has %d", side, values[side].Len(), s.Size())
 		}
 	}
+	switch o.Version {
+	case Version:
+		return writeV1(w, s, values, o)
+	case 0, Version2:
+		return writeV2(w, s, values, o)
+	}
+	return 0, fmt.Errorf("format version %d: this writer knows %d and %d: %w", o.Version, Version, Version2, ErrUnsupported)
+}
+
+// writeV1 is Write in version 1.
+func writeV1(w io.WriterAt, s *index.Space, values [2]*value.Array, o Options) (int64, error) {
 	width := valueWidth(values[:]...)
-	h := newHeader(s, metric, width)
-	h.Rules = rules
+	h := newHeader(s, o.Metric, width)
+	h.Rules = o.Rules
 	perSide := h.blocksPerSide()
 	h.Blocks = 2 * perSide
 	fill := blockFiller(&h, width)
@@ -67,32 +92,11 @@ func Write(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2
 	})
 }
 
-// WriteFileV2 writes a table as a version-2 file at path, atomically (see
-// WriteFile): one side to move stored, the other derived from it by one
-// ply when read.
-func WriteFileV2(path string, s *index.Space, metric Metric, rules string, values [2]*value.Array) error {
-	err := atomicfile.Write(path, func(f *os.File) error {
-		_, err := WriteV2(f, s, metric, rules, values)
-		return err
-	})
-	return namedWriteError(path, err)
-}
-
-// WriteV2 encodes a table as a version-2 file into w and returns its
-// length. Of the two sides to move it stores the one whose values
-// compress smaller (measured on a sample of blocks), in blocks of
-// BlockSizeV2 indices at zstd's best level; the other side's values
-// follow from it by one ply and are not written. The same values always
-// give the same bytes.
-func WriteV2(w io.WriterAt, s *index.Space, metric Metric, rules string, values [2]*value.Array) (int64, error) {
-	for side := range values {
-		if values[side].Len() != s.Size() {
-			return 0, fmt.Errorf("side %d has %d values, the index has %d", side, values[side].Len(), s.Size())
-		}
-	}
-	h := newHeader(s, metric, 1)
+// writeV2 is Write in version 2.
+func writeV2(w io.WriterAt, s *index.Space, values [2]*value.Array, o Options) (int64, error) {
+	h := newHeader(s, o.Metric, 1)
 	h.Version = Version2
-	h.Rules = rules
+	h.Rules = o.Rules
 	h.BlockSize = BlockSizeV2
 	side, err := smallerSide(&h, values)
 	if err != nil {

@@ -52,7 +52,7 @@ func fileSHA256(t *testing.T, table *Table) string {
 	f, err := os.CreateTemp(t.TempDir(), "table")
 	require.NoError(t, err)
 	defer f.Close()
-	_, err = probe.Write(f, table.Space, probe.DTM, "", table.Values)
+	_, err = probe.Write(f, table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM})
 	require.NoError(t, err)
 	_, err = f.Seek(0, 0)
 	require.NoError(t, err)

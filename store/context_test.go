@@ -21,11 +21,11 @@ func TestLoadStopsWithItsContext(t *testing.T) {
 	for _, name := range []string{"KRvK", "KNvK", "KRvKN"} {
 		table := testenv.Generated(t, name)
 		id := probe.DTMID(tb.MustParseMaterial(name))
-		write := probe.WriteFile
+		o := probe.Options{Version: probe.Version, Metric: probe.DTM}
 		if name == "KRvKN" {
-			write = probe.WriteFileV2
+			o.Version = probe.Version2
 		}
-		require.NoError(t, write(id.Path(dir), table.Space, probe.DTM, "", table.Values))
+		require.NoError(t, probe.WriteFile(id.Path(dir), table.Space, table.Values, o))
 	}
 	id := probe.DTMID(tb.MustParseMaterial("KRvKN"))
 	ctx, cancel := context.WithCancel(context.Background())

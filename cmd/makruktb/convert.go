@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/makruktb/makruktb/internal/console"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
@@ -58,7 +59,7 @@ WDL files of the tables it generates itself.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
-			report := &printer{out: out, errOut: cmd.ErrOrStderr()}
+			report := &console.Printer{Out: out, ErrOut: cmd.ErrOrStderr()}
 			if err := pipeline.RemoveStale(report, dir); err != nil {
 				return err
 			}
@@ -121,7 +122,7 @@ WDL files of the tables it generates itself.`,
 // version-2 files and writes their WDL files under rules
 // (pipeline.ConvertMaterial, which reports each file), and returns the
 // names of the WDL files written.
-func convertTables(cmd *cobra.Command, report *printer, dir *store.Dir, materials []tb.Material, rules []honour.Rules) (map[string]bool, error) {
+func convertTables(cmd *cobra.Command, report *console.Printer, dir *store.Dir, materials []tb.Material, rules []honour.Rules) (map[string]bool, error) {
 	var before, after int64
 	written := map[string]bool{}
 	for _, m := range materials {
@@ -136,6 +137,6 @@ func convertTables(cmd *cobra.Command, report *printer, dir *store.Dir, material
 			return written, err
 		}
 	}
-	fmt.Fprintf(report.out, "tables in version 2: %s, %s before\n", units.Bytes(after), units.Bytes(before))
+	fmt.Fprintf(report.Out, "tables in version 2: %s, %s before\n", units.Bytes(after), units.Bytes(before))
 	return written, nil
 }

@@ -2,18 +2,14 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
-	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
+	"github.com/makruktb/makruktb/internal/console"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
-	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -100,7 +96,7 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 			}
 			r := &pipeline.Runner{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Force: force, Verify: !noVerify,
 				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL, Profiles: p.profiles, AllOutOfCore: allOutOfCore, Format: format,
-				Report: &printer{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), timings: timings}}
+				Report: &console.Printer{Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr(), Timings: timings}}
 			return r.Run(cmd.Context(), jobs)
 		},
 	}
@@ -151,93 +147,3 @@ type plan struct {
 // referenceChecksums are the checksums gen and verify hold the tables to:
 // the repository's (tests change them).
 var referenceChecksums = store.RepositoryReferences
-
-// printer shows a run of the pipeline: what became of each table on
-// standard output, remarks and --timings on standard error, and the
-// passes of the table at work as a progress bar when standard error is a
-// terminal.
-type printer struct {
-	out, errOut io.Writer
-	timings     bool
-	bar         *bar
-}
-
-func (p *printer) Start(name string) { p.bar = newBar(name) }
-
-func (p *printer) Progress(pr retro.Progress) { p.bar.update(pr) }
-
-func (p *printer) Stop() { p.bar.finish() }
-
-func (p *printer) Print(line string) { fmt.Fprintln(p.out, line) }
-
-func (p *printer) Log(line string) {
-	p.bar.clear() // the bar redraws below the line
-	fmt.Fprintln(p.errOut, line)
-}
-
-func (p *printer) Made(r pipeline.Result) {
-	fmt.Fprintln(p.out, r.Summary.Line())
-	if p.timings {
-		fmt.Fprintf(p.errOut, "%-27s %s\n", r.Job.ID, r.Timings)
-	}
-}
-
-// bar shows the progress of one table's passes on stderr when it is a
-// terminal.
-type bar struct {
-	mu    sync.Mutex
-	name  string
-	pb    *progressbar.ProgressBar
-	stage retro.Stage
-	depth int
-}
-
-func newBar(name string) *bar {
-	b := &bar{name: name}
-	if term.IsTerminal(int(os.Stderr.Fd())) {
-		b.pb = progressbar.NewOptions64(1,
-			progressbar.OptionSetWriter(os.Stderr),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish(),
-		)
-	}
-	return b
-}
-
-// clear takes the bar off its line, for a line of text.
-func (b *bar) clear() {
-	if b == nil || b.pb == nil {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_ = b.pb.Clear()
-}
-
-func (b *bar) update(p retro.Progress) {
-	if b == nil || b.pb == nil {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if p.Stage != b.stage || p.Depth != b.depth {
-		b.stage, b.depth = p.Stage, p.Depth
-		b.pb.Reset()
-		b.pb.ChangeMax64(p.Total)
-		desc := fmt.Sprintf("%s %s", b.name, p.Stage)
-		if p.Stage == retro.StageIterate {
-			desc = fmt.Sprintf("%s mates in %d plies", b.name, p.Depth)
-		}
-		b.pb.Describe(desc)
-	}
-	_ = b.pb.Set64(p.Done)
-}
-
-func (b *bar) finish() {
-	if b != nil && b.pb != nil {
-		_ = b.pb.Finish()
-		_ = b.pb.Clear()
-	}
-}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/data"
+	"github.com/makruktb/makruktb/internal/sysinfo"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
@@ -588,7 +589,7 @@ func TestMemoryFlag(t *testing.T) {
 	cmd := newGenCommand()
 	f := cmd.Flags().Lookup("memory")
 	require.NotNil(t, f)
-	if ram := machineMemory(); ram > memoryMargin {
+	if ram := sysinfo.Memory(); ram > memoryMargin {
 		require.Equal(t, units.Bytes(ram-memoryMargin), f.Value.String())
 		require.Contains(t, f.Usage, "default: the machine's RAM less 2 GiB, here "+units.Bytes(ram-memoryMargin))
 		require.Empty(t, f.DefValue, "the default is said once, in the usage")

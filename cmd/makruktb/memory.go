@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/makruktb/makruktb/internal/sysinfo"
 	"github.com/makruktb/makruktb/internal/units"
 )
 
@@ -31,26 +28,6 @@ func (s *sizeFlag) Set(text string) error {
 func (s *sizeFlag) String() string { return units.Bytes(int64(*s)) }
 func (s *sizeFlag) Type() string   { return "SIZE" }
 
-// machineMemory returns the machine's RAM from /proc/meminfo, 0 if it
-// cannot tell.
-func machineMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
-}
-
 // addMemoryFlag adds --memory, by default the machine's RAM less a margin.
 func addMemoryFlag(cmd *cobra.Command, limit *int64) {
 	addMemoryFlagUsage(cmd, limit, "the memory a table may take: one that needs more in memory is generated out of core (its state on disk, see --scratch), one that needs more even then is refused before any work")
@@ -59,7 +36,7 @@ func addMemoryFlag(cmd *cobra.Command, limit *int64) {
 // addMemoryFlagUsage adds --memory with its usage, its default (the
 // machine's RAM less 2 GiB) said once, with its size on this machine.
 func addMemoryFlagUsage(cmd *cobra.Command, limit *int64, usage string) {
-	*limit = max(machineMemory()-memoryMargin, 0)
+	*limit = max(sysinfo.Memory()-memoryMargin, 0)
 	cmd.Flags().Var((*sizeFlag)(limit), "memory", fmt.Sprintf("%s (0: no limit; default: the machine's RAM less 2 GiB, here %s)", usage, units.Bytes(*limit)))
 	cmd.Flags().Lookup("memory").DefValue = "" // said in the usage
 }

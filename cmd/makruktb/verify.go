@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/makruktb/makruktb/internal/console"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
@@ -74,7 +75,7 @@ Exits non-zero on any mismatch, naming the position.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d tables not yet verified\n", len(ids))
 			}
 			v := &pipeline.Verifier{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Reference: referenceChecksums(),
-				Report: &printer{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}, Profiles: custom}
+				Report: &console.Printer{Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr()}, Profiles: custom}
 			tally, err := v.Verify(cmd.Context(), ids)
 			if err != nil {
 				return err

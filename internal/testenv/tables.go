@@ -102,7 +102,7 @@ func build(target tb.Material, boards bool) error {
 		if err != nil {
 			return err
 		}
-		if err := probe.WriteFile(probe.DTMID(m).Path(dir), table.Space, probe.DTM, "", table.Values); err != nil {
+		if err := probe.WriteFile(probe.DTMID(m).Path(dir), table.Space, table.Values, probe.Options{Version: probe.Version, Metric: probe.DTM}); err != nil {
 			return err
 		}
 		built[m] = table
@@ -123,7 +123,7 @@ func build(target tb.Material, boards bool) error {
 			if err != nil {
 				return err
 			}
-			if err := probe.WriteFile(id.Path(dir), board.Space, probe.DTB, r.Name, board.Values); err != nil {
+			if err := probe.WriteFile(id.Path(dir), board.Space, board.Values, probe.Options{Version: probe.Version, Metric: probe.DTB, Rules: r.Name}); err != nil {
 				return err
 			}
 			boardsBuilt[id] = board
