@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/makruktb/makruktb/report"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -94,7 +95,7 @@ func (s *Server) random(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	return jsonResponse(NewProbe(&pos, judged, &rules))
+	return jsonResponse(report.NewProbe(&pos, judged, &rules))
 }
 
 // tightEnough reports whether a win inside the count leaves at most the

@@ -1,3 +1,6 @@
+// Package api is the HTTP server of the tables: the JSON API
+// (/api/v1/…, Endpoints) over the documents of package report, and the
+// explorer's and trainer's pages.
 package api
 
 import (
@@ -20,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/report"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -190,6 +194,17 @@ func badRequest(format string, args ...any) error {
 	return &apiError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
 }
 
+// materialParam reads a material of game g from a request: 400 for a name
+// that is not one, 422 (statusOf) for one no table holds.
+func materialParam(g tb.Game, name string) (tb.Material, error) {
+	m, err := g.ParseTableMaterial(name)
+	var me *tb.MaterialError
+	if err != nil && !errors.As(err, &me) {
+		return m, badRequest("%v", err)
+	}
+	return m, err
+}
+
 // statusOf maps an error to its HTTP status: 400 for what the client
 // wrote wrong, 404 for a table that is not there, 422 for a position the
 // tables cannot answer.
@@ -227,7 +242,7 @@ func writeAPIError(w http.ResponseWriter, err error) {
 		msg = fmt.Sprintf("table %s not found on this server", missing.Material) // not where the server keeps its tables
 	}
 	var body bytes.Buffer
-	_ = WriteJSON(&body, ErrorDoc{Error: msg, Status: status})
+	_ = report.WriteJSON(&body, ErrorDoc{Error: msg, Status: status})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(body.Bytes())
@@ -241,7 +256,7 @@ type response struct {
 
 func jsonResponse(doc any) (response, error) {
 	var b bytes.Buffer
-	err := WriteJSON(&b, doc)
+	err := report.WriteJSON(&b, doc)
 	return response{"application/json", b.Bytes()}, err
 }
 
@@ -331,12 +346,12 @@ func (s *Server) probe(r *http.Request) (response, error) {
 	}
 	judged, err := s.tables.Root(&pos, &rules)
 	if errors.Is(err, probe.ErrGameOver) {
-		return jsonResponse(NewGameOverProbe(&pos, &rules))
+		return jsonResponse(report.NewGameOverProbe(&pos, &rules))
 	}
 	if err != nil {
 		return response{}, err
 	}
-	return jsonResponse(NewProbe(&pos, judged, &rules))
+	return jsonResponse(report.NewProbe(&pos, judged, &rules))
 }
 
 func (s *Server) line(r *http.Request) (response, error) {
@@ -344,7 +359,7 @@ func (s *Server) line(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	doc, err := JudgeLine(s.tables, &pos, &rules)
+	doc, err := report.JudgeLine(s.tables, &pos, &rules)
 	if err != nil {
 		return response{}, err
 	}
@@ -359,7 +374,7 @@ func (s *Server) tableStats(r *http.Request) (*retro.Stats, error) {
 		return nil, err
 	}
 	defer func() { <-s.statsSlot }()
-	return Stats(r.Context(), s.tables.Dir(), probe.ID{Material: m, Game: g})
+	return report.Stats(r.Context(), s.tables.Dir(), probe.ID{Material: m, Game: g})
 }
 
 // wholeTable checks the material in the request for a computation that
@@ -401,13 +416,13 @@ func (s *Server) heatmapOf(r *http.Request) (*retro.Heatmap, error) {
 	if g != tb.Makruk {
 		return nil, badRequest("heat maps: Makruk tables only for now")
 	}
-	if _, _, err := ParsePiece(piece, m); err != nil {
+	if _, _, err := report.ParsePiece(piece, m); err != nil {
 		return nil, badRequest("%v", err)
 	}
 	if h := s.lastHeat; h != nil && h.Material == m.String() && h.Piece == piece {
 		return h, nil
 	}
-	h, err := Heatmap(r.Context(), s.tables.Dir(), m, piece)
+	h, err := report.Heatmap(r.Context(), s.tables.Dir(), m, piece)
 	if err == nil {
 		s.lastHeat = h
 	}
@@ -428,7 +443,7 @@ func (s *Server) heatmap(r *http.Request) (response, error) {
 // board stats --heatmap --svg draws (&figure=wins|longest|median|mates).
 func (s *Server) heatmapSVG(r *http.Request) (response, error) {
 	figure := r.URL.Query().Get("figure")
-	if _, _, err := heatFigureTitle(figure); err != nil {
+	if _, _, err := report.HeatFigureTitle(figure); err != nil {
 		return response{}, badRequest("%v", err) // before the map is computed
 	}
 	h, err := s.heatmapOf(r)
@@ -436,7 +451,7 @@ func (s *Server) heatmapSVG(r *http.Request) (response, error) {
 		return response{}, err
 	}
 	var b bytes.Buffer
-	if err := WriteHeatmapSVG(&b, h, figure); err != nil {
+	if err := report.WriteHeatmapSVG(&b, h, figure); err != nil {
 		return response{}, err
 	}
 	return response{"image/svg+xml", b.Bytes()}, nil
@@ -461,14 +476,14 @@ func (s *Server) study(r *http.Request) (response, error) {
 		if err != nil {
 			return response{}, err
 		}
-		so.Rules, so.Close = &rules, DefaultClose
+		so.Rules, so.Close = &rules, report.DefaultClose
 	}
 	g, m, err := s.wholeTable(r)
 	if err != nil {
 		return response{}, err
 	}
 	defer func() { <-s.statsSlot }()
-	st, err := Study(r.Context(), s.tables.Dir(), probe.ID{Material: m, Game: g}, so)
+	st, err := report.Study(r.Context(), s.tables.Dir(), probe.ID{Material: m, Game: g}, so)
 	if err != nil {
 		return response{}, err
 	}
@@ -489,7 +504,7 @@ func (s *Server) plot(r *http.Request) (response, error) {
 		return response{}, err
 	}
 	var b bytes.Buffer
-	WriteHistogramSVG(&b, st)
+	report.WriteHistogramSVG(&b, st)
 	return response{"image/svg+xml", b.Bytes()}, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
@@ -280,3 +281,51 @@ func Statuses(ctx context.Context, sl *Slurm, dir string, jobs []Job) ([]Status,
 
 // LogDir is where the jobs' output goes, inside dir.
 func LogDir(dir string) string { return filepath.Join(dir, StateDir, "logs") }
+
+// WaitStatuses polls the statuses until no job is queued or running, or
+// wait has passed (0: look once).
+func WaitStatuses(ctx context.Context, sl *Slurm, dir string, jobs []Job, wait time.Duration) ([]Status, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		statuses, err := Statuses(ctx, sl, dir, jobs)
+		if err != nil {
+			return nil, err
+		}
+		active := false
+		for _, s := range statuses {
+			active = active || s.State == Queued || s.State == Running
+		}
+		if !active || !time.Now().Before(deadline) {
+			return statuses, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+// PrintStatuses writes a line per material and a summary, and returns the
+// number of materials not done.
+func PrintStatuses(w io.Writer, statuses []Status) int {
+	width := 12
+	for _, s := range statuses {
+		width = max(width, len(s.Job.Key()))
+	}
+	counts := map[string]int{}
+	for _, s := range statuses {
+		counts[s.State]++
+		line := fmt.Sprintf("%-*s %-13s", width, s.Job.Key(), s.State)
+		if s.ID != "" {
+			line += fmt.Sprintf(" job %s (%s)", s.ID, s.Slurm)
+		}
+		if s.State == Failed {
+			line += " log " + s.Log
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintf(w, "%s: %d done, %d running, %d queued, %d failed, %d not submitted\n", units.Plural(len(statuses), "material", "materials"),
+		counts[Done], counts[Running], counts[Queued], counts[Failed], counts[NotSubmitted])
+	return len(statuses) - counts[Done]
+}

@@ -52,6 +52,80 @@ const (
 	StageChecksum  retro.Stage = "checksum"
 )
 
+// Conversion is what convert does to a directory.
+type Conversion struct {
+	Materials []tb.Material
+	// Profiles are those of the WDL files to write (none: the tables
+	// only, with Format 2).
+	Profiles []honour.Rules
+	// Format 2 rewrites the DTM and DTB tables in version 2 first
+	// (ConvertMaterial); 1 leaves them as they are.
+	Format int
+	// Named says the materials were named: a WDL file whose DTB table is
+	// missing is then an error, else listed at the end.
+	Named bool
+}
+
+// Convert does c to dir: the tables in version 2 (with Format 2), then
+// every WDL file of c's materials under c's profiles, a file made from
+// the tables beside it kept. Each file is reported (report.Print), then
+// the totals.
+func Convert(ctx context.Context, report Reporter, dir *store.Dir, c Conversion) error {
+	converted := map[string]bool{} // WDL files ConvertMaterial wrote
+	if c.Format == probe.Version2 {
+		var before, after int64
+		for _, m := range c.Materials {
+			tables, wdl, err := ConvertMaterial(ctx, report, dir, m, c.Profiles)
+			for _, res := range tables {
+				before, after = before+res.Before, after+res.After
+			}
+			for _, res := range wdl {
+				converted[res.Name] = !res.Kept
+			}
+			if err != nil {
+				return err
+			}
+		}
+		report.Print(fmt.Sprintf("tables in version 2: %s, %s before", units.Bytes(after), units.Bytes(before)))
+	}
+	if len(c.Profiles) == 0 {
+		return nil // the tables only
+	}
+	wrote, kept := 0, 0
+	var bytes int64
+	var missing []string
+	writer := NewWDLWriter(dir)
+	for _, m := range c.Materials {
+		writer.Done() // the previous material's tables
+		for i := range c.Profiles {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, c.Profiles[i].Name))
+			}
+			res, err := writer.Write(ctx, report, m, &c.Profiles[i])
+			switch {
+			case errors.Is(err, probe.ErrNeedsBoardTable) && !c.Named:
+				missing = append(missing, res.Name)
+				continue
+			case err != nil:
+				return err
+			case converted[res.Name]:
+				wrote++ // and reported as it was written
+			case res.Kept:
+				kept++
+			default:
+				wrote++
+				report.Print(res.String())
+			}
+			bytes += res.Size
+		}
+	}
+	report.Print(fmt.Sprintf("%s written, %s kept: %s of WDL files in %s", units.Plural(wrote, "WDL file", "WDL files"), units.Plural(kept, "file", "files"), units.Bytes(bytes), dir.Path()))
+	if len(missing) > 0 {
+		report.Print(fmt.Sprintf("%s not written: their DTB tables are not in %s (makruktb gen --dtb PROFILE MATERIAL makes them): %v", units.Plural(len(missing), "WDL file", "WDL files"), dir.Path(), missing))
+	}
+	return nil
+}
+
 // ConvertMaterial rewrites the version-1 DTM and DTB tables of m in dir
 // as version-2 files (convertTable), then writes m's WDL files under each
 // of profiles whose tables are there. Those are computed from the side

@@ -345,7 +345,10 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 			}()
 		}
 	}
-	table, err := r.solve(ctx, j, opts, e, spill, clock)
+	if opts.Checkpoint, err = r.checkpoint(j, e.Indices); err != nil {
+		return err
+	}
+	table, err := r.solve(ctx, j, opts, spill, clock)
 	if err != nil {
 		return err
 	}
@@ -367,13 +370,10 @@ func (r *Runner) generate(ctx context.Context, j Job) (err error) {
 	return r.record(ctx, j, table, sum, verified, time.Since(start), clock)
 }
 
-// solve solves j's table, saving its state to a checkpoint as it goes
-// when checkpoints are on (opts gets it), and reports its passes.
-func (r *Runner) solve(ctx context.Context, j Job, opts retro.Options, e retro.Estimate, spill bool, clock *Timings) (*retro.Table, error) {
+// solve solves j's table, saving its state to opts.Checkpoint as it goes
+// when checkpoints are on, and reports its passes.
+func (r *Runner) solve(ctx context.Context, j Job, opts retro.Options, spill bool, clock *Timings) (*retro.Table, error) {
 	var err error
-	if opts.Checkpoint, err = r.checkpoint(j, e.Indices); err != nil {
-		return nil, err
-	}
 	if c := opts.Checkpoint; c != nil {
 		c.Saved = func(depth int, size int64, took time.Duration) {
 			r.Report.Log(fmt.Sprintf("%-27s saved after pass %d to %s (%s, %.1fs)", j.ID, depth, c.Path, units.Bytes(size), took.Seconds()))

@@ -29,14 +29,9 @@ func (t *Tables) Moves(p *tb.Position) ([]MoveResult, error) {
 	}
 	var l tb.MoveList
 	p.LegalMoves(&l)
-	bare, lastPiece := false, false
-	if p.Game().BareKingLoses() && p.ByColor(p.Side)&^p.ByType(tb.King) == 0 {
-		bare = true
-		lastPiece = (p.ByColor(p.Side.Other()) &^ p.ByType(tb.King)).Count() == 1
-	}
 	out := make([]MoveResult, 0, l.N)
 	for _, m := range l.Slice() {
-		if bare && !(lastPiece && p.IsCapture(m)) {
+		if !p.Game().BareKingAllows(p, m) {
 			continue
 		}
 		q := p.Play(m)

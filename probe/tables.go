@@ -411,7 +411,7 @@ func (t *Tables) dtmValueOf(p *tb.Position, legal bool) (value.Value, site, erro
 		if lost, drawn := p.Game().BareKingOutcome(p); lost || drawn {
 			return bareVerdict(lost), s, nil
 		}
-		if (p.ByColor(p.Side.Other()) &^ p.ByType(tb.King)) == 0 {
+		if p.Bare(p.Side.Other()) {
 			return 0, s, &PositionError{FEN: p.FEN(), Err: ErrGameOver}
 		}
 	}
@@ -479,7 +479,7 @@ func bestMove(p *tb.Position, mated value.Value, valueOf func(*tb.Position) (val
 	var moves tb.MoveList
 	p.LegalMoves(&moves)
 	if moves.N == 0 {
-		if p.InCheck(p.Side) || p.Game().StalemateLoses() {
+		if p.LostWithoutMove() {
 			return mated, nil
 		}
 		return value.Draw, nil

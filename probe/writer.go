@@ -70,6 +70,9 @@ func Write(w io.WriterAt, s *index.Space, values [2]*value.Array, o Options) (in
 			return 0, fmt.Errorf("side %d has %d values, the index has %d", side, values[side].Len(), s.Size())
 		}
 	}
+	if o.Metric != DTM && o.Metric != DTB {
+		return 0, fmt.Errorf("metric %s: a table holds DTM or DTB", o.Metric)
+	}
 	switch o.Version {
 	case Version:
 		return writeV1(w, s, values, o)

@@ -75,7 +75,7 @@ func (g *generator) seedState(w seedWriter, i uint64, p *tb.Position, quiet int,
 	}
 	noMoves := quiet == 0 && len(captures) == 0
 	switch {
-	case noMoves && (p.InCheck(p.Side) || p.Game().StalemateLoses()) && g.subs.mated(p.Side).IsLoss():
+	case noMoves && p.LostWithoutMove() && g.subs.mated(p.Side).IsLoss():
 		s.setFinal(i, value.MatedIn(0))
 		g.present.mark(p.Side, i, value.MatedIn(0))
 	case noMoves, bestWin == 0 && canDraw:

@@ -186,7 +186,7 @@ func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues
 // resolvers[x]. Successor indices are computed once for all tables.
 func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []value.Value) {
 	if len(moves) == 0 {
-		mated := p.InCheck(p.Side) || p.Game().StalemateLoses()
+		mated := p.LostWithoutMove()
 		for x := range best {
 			best[x] = value.Draw
 			if mated {

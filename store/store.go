@@ -1,6 +1,7 @@
-// Package store owns a table directory: where it is, which tables it
-// holds, loading whole tables for the generator and the verifier (a
-// retro.Source, with a cache of the small ones), the checksum registry
+// Package store owns a table directory: which files it holds, listed once
+// with the version of each, and how a file written is accepted (Dir);
+// loading whole tables for the generator and the verifier (a
+// retro.Source, with a cache of the small ones); the checksum registry
 // (SHA256SUMS, checked against the repository's reference), the catalogue
 // (catalogue.json, rendered to catalogue.md) and the lock that lets gen
 // and verify share a directory.

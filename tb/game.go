@@ -171,9 +171,8 @@ func (g Game) SymmetricElephant() bool { return g == Shatranj }
 // move is not bare, or the opponent is bare too.
 func (g Game) BareKingOutcome(p *Position) (lost, drawn bool) {
 	us, them := p.Side, p.Side.Other()
-	own := p.byColor[us] &^ p.byType[King]
 	theirs := p.byColor[them] &^ p.byType[King]
-	if !g.BareKingLoses() || own != 0 || theirs == 0 {
+	if !g.BareKingLoses() || !p.Bare(us) || theirs == 0 {
 		return false, false
 	}
 	if theirs.Count() == 1 {
@@ -191,6 +190,30 @@ func (g Game) materialLetterList() string {
 		return "R B N Q"
 	}
 	return "R S N M P"
+}
+
+// LostWithoutMove is the one-ply rule for a position whose side to move
+// has no legal move: it has lost when in check (mated), or stalemated
+// where stalemate loses (Shatranj); otherwise stalemate is a draw. The
+// generator's seed, the verifier and the prober's one-ply search all ask
+// it.
+func (p *Position) LostWithoutMove() bool {
+	return p.InCheck(p.Side) || p.game.StalemateLoses()
+}
+
+// Bare reports whether side c of p has its king alone.
+func (p *Position) Bare(c Color) bool { return p.byColor[c]&^p.byType[King] == 0 }
+
+// BareKingAllows reports whether the bare-king rule lets the side to move
+// of p play m: where a bare king loses (Shatranj), a bare king to move may
+// only take the other side's last piece (which bares both kings: a draw);
+// with no such capture it has lost (BareKingOutcome). Every move is
+// allowed otherwise.
+func (g Game) BareKingAllows(p *Position, m Move) bool {
+	if !g.BareKingLoses() || !p.Bare(p.Side) {
+		return true
+	}
+	return (p.byColor[p.Side.Other()]&^p.byType[King]).Count() == 1 && p.IsCapture(m)
 }
 
 // LostBy says how the side to move of p, which has lost already, lost:

@@ -115,3 +115,50 @@ func TestBareKingOutcome(t *testing.T) {
 		require.False(t, lost || drawn, "Makruk has no bare-king rule")
 	}
 }
+
+// Without a legal move the side to move has lost when in check, or when
+// stalemated where stalemate loses (Shatranj); a Makruk stalemate is a
+// draw.
+func TestLostWithoutMove(t *testing.T) {
+	for _, c := range []struct {
+		game Game
+		fen  string
+		lost bool
+	}{
+		{Makruk, "k7/1R6/1K6/8/8/8/8/8 b - - 0 1", false},  // stalemate
+		{Makruk, "k7/1R6/2K5/8/8/8/8/R7 b - - 0 1", true},  // mated: b7 guarded, a-file held
+		{Shatranj, "k7/1R6/1K6/8/8/8/8/8 b - - 0 1", true}, // stalemate loses
+	} {
+		p, err := c.game.ParseFEN(c.fen)
+		require.NoError(t, err)
+		require.False(t, p.HasLegalMove(), c.fen)
+		require.Equal(t, c.lost, p.LostWithoutMove(), "%s %s", c.game, c.fen)
+	}
+}
+
+// A bare king to move in Shatranj may only take the other side's last
+// piece; with two pieces left it may not move at all. Makruk has no such
+// rule.
+func TestBareKingAllows(t *testing.T) {
+	allowed := func(g Game, fen string) []string {
+		p, err := g.ParseFEN(fen)
+		require.NoError(t, err)
+		var l MoveList
+		p.LegalMoves(&l)
+		var out []string
+		for _, m := range l.Slice() {
+			if g.BareKingAllows(&p, m) {
+				out = append(out, m.String())
+			}
+		}
+		return out
+	}
+	require.Equal(t, []string{"a1b2"}, allowed(Shatranj, "7k/8/8/8/8/8/1r6/K7 w - - 0 1"))
+	require.Empty(t, allowed(Shatranj, "7k/8/8/8/8/8/1r6/K5r1 w - - 0 1"))
+	require.Empty(t, allowed(Shatranj, "7k/8/8/8/8/2r5/8/K7 w - - 0 1"), "the last piece out of reach")
+	require.Len(t, allowed(Makruk, "7k/8/8/8/8/2r5/8/K7 w - - 0 1"), 3)
+	p, err := Shatranj.ParseFEN("7k/8/8/8/8/8/1r6/K7 w - - 0 1")
+	require.NoError(t, err)
+	require.True(t, p.Bare(White))
+	require.False(t, p.Bare(Black))
+}

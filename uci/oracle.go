@@ -161,7 +161,7 @@ func (o *Oracle) judgeAt(q *tb.Position, v value.Value, c Count, d *Dialect, dep
 	}
 	j := honour.Judgement{Value: v, Category: honour.Draw, Exact: true}
 	if !q.HasLegalMove() {
-		if q.InCheck(q.Side) {
+		if q.LostWithoutMove() {
 			j.Category = honour.Loss
 		}
 		return j, nil

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/report"
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
@@ -43,17 +43,17 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 			}
 			defer pr.tables.Close()
 			j, err := pr.tables.Judge(&pr.pos, &pr.rules)
-			var doc api.Check
+			var doc report.Check
 			switch {
 			case errors.Is(err, probe.ErrGameOver):
-				doc = api.NewGameOverCheck(&pr.pos, &pr.rules)
+				doc = report.NewGameOverCheck(&pr.pos, &pr.rules)
 			case err != nil:
 				return err
 			default:
-				doc = api.NewCheck(&pr.pos, j, &pr.rules)
+				doc = report.NewCheck(&pr.pos, j, &pr.rules)
 			}
 			if asJSON {
-				if err := api.WriteJSON(cmd.OutOrStdout(), doc); err != nil {
+				if err := report.WriteJSON(cmd.OutOrStdout(), doc); err != nil {
 					return err
 				}
 			} else {
@@ -62,7 +62,7 @@ Exit status: 0 with a verdict, 3 when the verdict needs a board's-honour
 					fmt.Fprintf(cmd.OutOrStdout(), "The count called aloud, counting %s: %s.\n", announcement, called)
 				}
 			}
-			if doc.Result == api.ResultUnknown {
+			if doc.Result == report.ResultUnknown {
 				return &exitStatus{code: exitCannotTell}
 			}
 			return nil

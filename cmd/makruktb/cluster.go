@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -11,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/makruktb/makruktb/cluster"
-	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
@@ -175,11 +172,11 @@ error.`,
 				return err
 			}
 			sl := &cluster.Slurm{}
-			statuses, err := waitStatuses(cmd.Context(), sl, abs, jobs, wait)
+			statuses, err := cluster.WaitStatuses(cmd.Context(), sl, abs, jobs, wait)
 			if err != nil {
 				return err
 			}
-			if notDone := printStatuses(cmd.OutOrStdout(), statuses); notDone > 0 {
+			if notDone := cluster.PrintStatuses(cmd.OutOrStdout(), statuses); notDone > 0 {
 				return &exitStatus{code: 2}
 			}
 			return nil
@@ -191,52 +188,4 @@ error.`,
 	cmd.Flags().DurationVar(&wait, "wait", 0, "wait up to this long until no job is queued or running")
 	addGameFlag(cmd, &game)
 	return cmd
-}
-
-// waitStatuses polls the statuses until no job is queued or running, or
-// wait has passed (0: look once).
-func waitStatuses(ctx context.Context, sl *cluster.Slurm, dir string, jobs []cluster.Job, wait time.Duration) ([]cluster.Status, error) {
-	deadline := time.Now().Add(wait)
-	for {
-		statuses, err := cluster.Statuses(ctx, sl, dir, jobs)
-		if err != nil {
-			return nil, err
-		}
-		active := false
-		for _, s := range statuses {
-			active = active || s.State == cluster.Queued || s.State == cluster.Running
-		}
-		if !active || !time.Now().Before(deadline) {
-			return statuses, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(2 * time.Second):
-		}
-	}
-}
-
-// printStatuses writes a line per material and a summary, and returns the
-// number of materials not done.
-func printStatuses(w io.Writer, statuses []cluster.Status) int {
-	width := 12
-	for _, s := range statuses {
-		width = max(width, len(s.Job.Key()))
-	}
-	counts := map[string]int{}
-	for _, s := range statuses {
-		counts[s.State]++
-		line := fmt.Sprintf("%-*s %-13s", width, s.Job.Key(), s.State)
-		if s.ID != "" {
-			line += fmt.Sprintf(" job %s (%s)", s.ID, s.Slurm)
-		}
-		if s.State == cluster.Failed {
-			line += " log " + s.Log
-		}
-		fmt.Fprintln(w, line)
-	}
-	fmt.Fprintf(w, "%s: %d done, %d running, %d queued, %d failed, %d not submitted\n", units.Plural(len(statuses), "material", "materials"),
-		counts[cluster.Done], counts[cluster.Running], counts[cluster.Queued], counts[cluster.Failed], counts[cluster.NotSubmitted])
-	return len(statuses) - counts[cluster.Done]
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/makruktb/makruktb/internal/console"
-	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/store"
@@ -58,8 +56,7 @@ WDL files of the tables it generates itself.`,
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			report := &console.Printer{Out: out, ErrOut: cmd.ErrOrStderr()}
+			report := &console.Printer{Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr()}
 			if err := pipeline.RemoveStale(report, dir); err != nil {
 				return err
 			}
@@ -68,75 +65,11 @@ WDL files of the tables it generates itself.`,
 				return err
 			}
 			d.Reference = referenceChecksums()
-			var converted map[string]bool
-			if format == 2 {
-				if converted, err = convertTables(cmd, report, d, materials, rules); err != nil {
-					return err
-				}
-			}
-			wrote, kept := 0, 0
-			var bytes int64
-			var missing []string
-			writer := pipeline.NewWDLWriter(d)
-			for _, m := range materials {
-				writer.Done() // the previous material's tables
-				for i := range rules {
-					if err := cmd.Context().Err(); err != nil {
-						return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, rules[i].Name))
-					}
-					res, err := writer.Write(cmd.Context(), report, m, &rules[i])
-					switch {
-					case errors.Is(err, probe.ErrNeedsBoardTable) && len(args) == 0:
-						missing = append(missing, res.Name)
-						continue
-					case err != nil:
-						return err
-					case converted[res.Name]:
-						wrote++ // and reported as it was written
-					case res.Kept:
-						kept++
-					default:
-						wrote++
-						fmt.Fprintln(out, res)
-					}
-					bytes += res.Size
-				}
-			}
-			if len(rules) == 0 {
-				return nil // --format 2 --wdl none: the tables only
-			}
-			fmt.Fprintf(out, "%s written, %s kept: %s of WDL files in %s\n", units.Plural(wrote, "WDL file", "WDL files"), units.Plural(kept, "file", "files"), units.Bytes(bytes), dir)
-			if len(missing) > 0 {
-				fmt.Fprintf(out, "%s not written: their DTB tables are not in %s (makruktb gen --dtb PROFILE MATERIAL makes them): %v\n", units.Plural(len(missing), "WDL file", "WDL files"), dir, missing)
-			}
-			return nil
+			return pipeline.Convert(cmd.Context(), report, d, pipeline.Conversion{Materials: materials, Profiles: rules, Format: format, Named: len(args) > 0})
 		},
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().StringVar(&profiles, "wdl", "thai,cambodian", "rule profiles to write WDL files for (comma-separated)")
 	cmd.Flags().IntVar(&format, "format", 1, "2: rewrite the DTM and DTB tables as version-2 files first (gen writes version 2 already); 1 leaves the tables as they are and writes the WDL files only")
 	return cmd
-}
-
-// convertTables rewrites the DTM and DTB tables of materials in dir as
-// version-2 files and writes their WDL files under rules
-// (pipeline.ConvertMaterial, which reports each file), and returns the
-// names of the WDL files written.
-func convertTables(cmd *cobra.Command, report *console.Printer, dir *store.Dir, materials []tb.Material, rules []honour.Rules) (map[string]bool, error) {
-	var before, after int64
-	written := map[string]bool{}
-	for _, m := range materials {
-		tables, wdl, err := pipeline.ConvertMaterial(cmd.Context(), report, dir, m, rules)
-		for _, res := range tables {
-			before, after = before+res.Before, after+res.After
-		}
-		for _, res := range wdl {
-			written[res.Name] = !res.Kept
-		}
-		if err != nil {
-			return written, err
-		}
-	}
-	fmt.Fprintf(report.Out, "tables in version 2: %s, %s before\n", units.Bytes(after), units.Bytes(before))
-	return written, nil
 }

@@ -16,11 +16,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 
-	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/data"
 	"github.com/makruktb/makruktb/internal/sysinfo"
 	"github.com/makruktb/makruktb/internal/units"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/report"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -64,7 +64,7 @@ func TestGoldenChecksums(t *testing.T) {
 			}
 			out, err := run(t, "verify", "--tables", dir)
 			require.NoError(t, err, out)
-			require.Equal(t, 4, strings.Count(out, " ok "))
+			require.Equal(t, 12, strings.Count(out, " ok "), "four tables and their thai and cambodian WDL files")
 		})
 	}
 }
@@ -82,7 +82,7 @@ func TestVerifyDetectsTampering(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, out, "KRvK                        FAILED: ")
 	require.Contains(t, out, "SHA-256")
-	require.EqualError(t, err, "1 of 1 file failed verification")
+	require.EqualError(t, err, "1 of 3 files failed verification; 2 not checked, as a file they are made from failed")
 }
 
 // A truncated DTM table is the file named; the WDL files made from it are
@@ -128,7 +128,9 @@ func TestGenRecordsMissingChecksum(t *testing.T) {
 	_, err = run(t, "verify", "--tables", dir, "KRvK")
 	require.NoError(t, err)
 
-	wrong := strings.Replace(string(full), string(full[:8]), "00000000", 1)
+	sum, err := store.FileSHA256(filepath.Join(dir, "KRvK.mtbm"))
+	require.NoError(t, err)
+	wrong := strings.Replace(string(full), sum, strings.Repeat("0", 8)+sum[8:], 1)
 	require.NoError(t, os.WriteFile(sums, []byte(wrong), 0o644))
 	table := filepath.Join(dir, "KRvK.mtbm")
 	before, err := os.Stat(table)
@@ -394,9 +396,9 @@ func TestBoardHonour(t *testing.T) {
 	require.Contains(t, out, "cannot tell without the board's-honour table KRvKN.cambodian.mtbb")
 	out, err = run(t, "check", "--json", "--rules", "cambodian", "--tables", dir, fen+"- 0 1")
 	require.ErrorAs(t, err, &status)
-	var verdict api.Check
+	var verdict report.Check
 	require.NoError(t, json.Unmarshal([]byte(out), &verdict))
-	require.Equal(t, api.ResultUnknown, verdict.Result)
+	require.Equal(t, report.ResultUnknown, verdict.Result)
 	require.False(t, verdict.Exact)
 	out, err = run(t, "probe", "--rules", "cambodian", "--tables", dir, fen+"- 0 1")
 	require.NoError(t, err)
@@ -458,7 +460,7 @@ func TestOwnRecordsNextToTables(t *testing.T) {
 	out, err := run(t, "verify", "--tables", dir, "--pending")
 	require.NoError(t, err, out)
 	require.Contains(t, out, "4 tables not yet verified")
-	require.Equal(t, 4, strings.Count(out, " ok "))
+	require.Equal(t, 12, strings.Count(out, " ok "), "with their WDL files")
 	out, err = run(t, "verify", "--tables", dir, "--pending")
 	require.NoError(t, err, out)
 	require.Contains(t, out, "0 tables not yet verified")
@@ -685,9 +687,9 @@ func TestProbeWDLFile(t *testing.T) {
 	require.Contains(t, out, "WDL file KRvKN.cambodian.mtbw: not in "+dir+" (makruktb convert --wdl cambodian makes it)")
 	out, err = run(t, "probe", "--tables", dir, "--wdl", "--json", "n7/8/2R5/8/8/8/8/K3k3 b - - 0 1")
 	require.NoError(t, err, out)
-	var doc api.Probe
+	var doc report.Probe
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
-	require.Equal(t, &api.WDLFile{File: "KRvKN.thai.mtbw", Category: doc.Category}, doc.WDLFile)
+	require.Equal(t, &report.WDLFile{File: "KRvKN.thai.mtbw", Category: doc.Category}, doc.WDLFile)
 	out, err = run(t, "probe", "--tables", dir, "--json", fen)
 	require.NoError(t, err, out)
 	require.NotContains(t, out, "wdl_file", "only with --wdl")

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/spf13/cobra"
 
-	"github.com/makruktb/makruktb/internal/units"
-	"github.com/makruktb/makruktb/retro"
+	"github.com/makruktb/makruktb/pipeline"
 )
 
 func newPlanCommand() *cobra.Command {
@@ -38,51 +34,7 @@ generated.`,
 			if err != nil {
 				return err
 			}
-			jobs := p.jobs
-			out := cmd.OutOrStdout()
-			fmt.Fprintln(out, "| table | pieces | index per side | memory | file | time (2 cores) | out of core: memory | scratch | disk read, written | time | note |\n|---|---|---|---|---|---|---|---|---|---|---|")
-			var total retro.Estimate
-			var peak, peakOutOfCore int64
-			var tables, refused, outOfCore int
-			for _, j := range jobs {
-				tables++
-				e, err := j.Estimate()
-				if err != nil {
-					refused++
-					fmt.Fprintf(out, "| %s | %d | | | | | | | | | cannot: %v |\n", j.ID, j.ID.Material.Pieces(), err)
-					continue
-				}
-				note := ""
-				spill, err := j.OutOfCore(e, memory)
-				switch {
-				case err != nil:
-					refused++
-					note = "exceeds --memory " + units.Bytes(memory) + " even out of core"
-				case spill:
-					outOfCore++
-					note = "out of core"
-					peakOutOfCore = max(peakOutOfCore, e.OutOfCoreMemory)
-				default:
-					peak = max(peak, e.Memory)
-				}
-				fmt.Fprintf(out, "| %s | %d | %d | %s | %s | %s | %s | %s | %s, %s | %s | %s |\n", j.ID, j.ID.Material.Pieces(), e.Indices,
-					units.Bytes(e.Memory), units.Bytes(e.Disk), e.Time.Round(time.Second),
-					units.Bytes(e.OutOfCoreMemory), units.Bytes(e.Scratch), units.Bytes(e.OutOfCoreRead), units.Bytes(e.OutOfCoreWritten), e.OutOfCoreTime.Round(time.Second), note)
-				total.Disk += e.Disk
-				total.Time += e.Time
-				if spill {
-					total.Time += e.OutOfCoreTime - e.Time
-				}
-			}
-			fmt.Fprintf(out, "\n%d tables: %.1f CPU-hours (%s wall on 2 cores), peak memory %s, %s of files", tables, 2*total.Time.Hours(), total.Time.Round(time.Second), units.Bytes(peak), units.Bytes(total.Disk))
-			if outOfCore > 0 {
-				fmt.Fprintf(out, "; %d out of core, within %s (their time with their disk traffic at worst)", outOfCore, units.Bytes(peakOutOfCore))
-			}
-			if refused > 0 {
-				fmt.Fprintf(out, "; %d cannot be generated here", refused)
-			}
-			fmt.Fprintln(out)
-			return nil
+			return pipeline.WritePlan(cmd.OutOrStdout(), p.jobs, memory)
 		},
 	}
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless table with up to N pieces")

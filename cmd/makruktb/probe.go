@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/report"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -84,30 +84,30 @@ position, a table the directory does not hold).`,
 			judged, err := pr.tables.Root(&pr.pos, &pr.rules)
 			if errors.Is(err, probe.ErrGameOver) {
 				if asJSON {
-					return api.WriteJSON(cmd.OutOrStdout(), api.NewGameOverProbe(&pr.pos, &pr.rules))
+					return report.WriteJSON(cmd.OutOrStdout(), report.NewGameOverProbe(&pr.pos, &pr.rules))
 				}
-				api.WriteGameOverText(cmd.OutOrStdout(), &pr.pos)
+				report.WriteGameOverText(cmd.OutOrStdout(), &pr.pos)
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			doc := api.NewProbe(&pr.pos, judged, &pr.rules)
+			doc := report.NewProbe(&pr.pos, judged, &pr.rules)
 			if fromFile {
 				c, ok, err := pr.tables.WDLFromFile(&pr.pos, &pr.rules)
 				if err != nil {
 					return err
 				}
 				canon, _ := tb.MaterialOf(&pr.pos).Canonical()
-				doc.WDLFile = &api.WDLFile{File: probe.WDLFileName(canon, pr.rules.Name)}
+				doc.WDLFile = &report.WDLFile{File: probe.WDLFileName(canon, pr.rules.Name)}
 				if ok {
 					doc.WDLFile.Category = c.String()
 				}
 			}
 			if asJSON {
-				return api.WriteJSON(cmd.OutOrStdout(), doc)
+				return report.WriteJSON(cmd.OutOrStdout(), doc)
 			}
-			api.WriteProbeText(cmd.OutOrStdout(), &pr.pos, judged, &pr.rules, announcement)
+			report.WriteProbeText(cmd.OutOrStdout(), &pr.pos, judged, &pr.rules, announcement)
 			if f := doc.WDLFile; f != nil && f.Category != "" {
 				fmt.Fprintf(cmd.OutOrStdout(), "\nWDL file %s (the count starting now): %s\n", f.File, f.Category)
 			} else if f != nil {
@@ -157,13 +157,13 @@ position has no line. --json prints the document of /api/v1/line instead.`,
 			}
 			defer pr.tables.Close()
 			if asJSON {
-				doc, err := api.JudgeLine(pr.tables, &pr.pos, &pr.rules)
+				doc, err := report.JudgeLine(pr.tables, &pr.pos, &pr.rules)
 				if err != nil {
 					return err
 				}
-				return api.WriteJSON(cmd.OutOrStdout(), doc)
+				return report.WriteJSON(cmd.OutOrStdout(), doc)
 			}
-			return api.WriteLineText(cmd.OutOrStdout(), pr.tables, &pr.pos, &pr.rules, every, ascii, announcement)
+			return report.WriteLineText(cmd.OutOrStdout(), pr.tables, &pr.pos, &pr.rules, every, ascii, announcement)
 		},
 	}
 	addTablesFlag(cmd, &dir)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/report"
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
@@ -62,7 +63,7 @@ func TestServeProbe(t *testing.T) {
 	status, ctype, body := get(t, ts, fenQuery("/api/v1/probe", longestKRvK)+"&rules=none")
 	require.Equal(t, http.StatusOK, status, string(body))
 	require.Equal(t, "application/json", ctype)
-	var doc api.Probe
+	var doc report.Probe
 	require.NoError(t, json.Unmarshal(body, &doc))
 	require.Equal(t, 31, *doc.DTM)
 	require.Equal(t, "win", doc.Category)
@@ -80,7 +81,7 @@ func TestServeProbe(t *testing.T) {
 	_, _, body = get(t, ts, fenQuery("/api/v1/probe", longestKRvK))
 	require.NoError(t, json.Unmarshal(body, &doc))
 	require.Equal(t, "cursed-win", doc.Category)
-	require.Equal(t, api.Count{Rules: "thai", Kind: "pieces", Limit: 32, Ply: 5, Remaining: 27, Unit: "moves"}, doc.Count)
+	require.Equal(t, report.Count{Rules: "thai", Kind: "pieces", Limit: 32, Ply: 5, Remaining: 27, Unit: "moves"}, doc.Count)
 	// A second request is answered from the cache, byte for byte.
 	_, _, again := get(t, ts, fenQuery("/api/v1/probe", longestKRvK))
 	require.Equal(t, body, again)
@@ -90,7 +91,7 @@ func TestServeLine(t *testing.T) {
 	ts, dir := newTestServer(t)
 	status, _, body := get(t, ts, fenQuery("/api/v1/line", longestKRvK))
 	require.Equal(t, http.StatusOK, status, string(body))
-	var doc api.Line
+	var doc report.Line
 	require.NoError(t, json.Unmarshal(body, &doc))
 	require.Len(t, doc.Moves, 31)
 	require.Equal(t, 31, *doc.Start.DTM)
@@ -214,12 +215,12 @@ func TestServePages(t *testing.T) {
 // is none (issue 38: random training positions).
 func TestServeRandom(t *testing.T) {
 	ts, _ := newTestServer(t)
-	var first api.Probe
+	var first report.Probe
 	for seed := range 5 {
 		path := fmt.Sprintf("/api/v1/random?material=KRvK&level=medium&seed=%d", seed)
 		status, _, body := get(t, ts, path)
 		require.Equal(t, http.StatusOK, status, string(body))
-		var doc api.Probe
+		var doc report.Probe
 		require.NoError(t, json.Unmarshal(body, &doc))
 		require.Equal(t, "win", doc.Category, doc.FEN)
 		require.NotNil(t, doc.DTM)
@@ -231,7 +232,7 @@ func TestServeRandom(t *testing.T) {
 		}
 	}
 	_, _, again := get(t, ts, "/api/v1/random?material=KRvK&level=medium&seed=0")
-	var doc api.Probe
+	var doc report.Probe
 	require.NoError(t, json.Unmarshal(again, &doc))
 	require.Equal(t, first.FEN, doc.FEN, "the same seed, the same position")
 	for _, c := range []struct {
@@ -319,7 +320,7 @@ func TestServeRandomTight(t *testing.T) {
 	for seed := range 3 {
 		status, _, body := get(t, ts, fmt.Sprintf("/api/v1/random?material=KRvK&level=tight&seed=%d", seed))
 		require.Equal(t, http.StatusOK, status, string(body))
-		var doc api.Probe
+		var doc report.Probe
 		require.NoError(t, json.Unmarshal(body, &doc))
 		require.Equal(t, "win", doc.Category)
 		// A fresh thai rook count leaves 27 plies (White to move): the mate

@@ -14,6 +14,7 @@ import (
 
 	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/report"
 )
 
 // TestShatranjCommands: gen, verify, probe, line and check of a Shatranj
@@ -63,7 +64,7 @@ func TestShatranjCommands(t *testing.T) {
 	require.Equal(t, "KRvK  White to move\nBlack has a bare king: White wins (the game is over) (win)\n", out)
 	out, err = run(t, "check", "--json", "--game", "shatranj", "--tables", dir, over)
 	require.NoError(t, err, out)
-	var over1 api.Check
+	var over1 report.Check
 	require.NoError(t, json.Unmarshal([]byte(out), &over1))
 	require.Equal(t, "white-wins", over1.Result)
 	require.Equal(t, "win", over1.WDL)
@@ -163,7 +164,7 @@ func TestShatranjServer(t *testing.T) {
 
 	status, _, body := get(t, ts, fenQuery("/api/v1/probe", fen)+"&game=shatranj")
 	require.Equal(t, 200, status, string(body))
-	var doc api.Probe
+	var doc report.Probe
 	require.NoError(t, json.Unmarshal(body, &doc))
 	require.Equal(t, "shatranj", doc.Game)
 	require.Equal(t, "KRvKQ", doc.Material)

@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/pipeline"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/report"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -56,13 +56,13 @@ share of wins as a board.`,
 				return err
 			}
 			if heatmap != "" {
-				h, err := api.Heatmap(cmd.Context(), probe.Dir(dir), m, heatmap)
+				h, err := report.Heatmap(cmd.Context(), probe.Dir(dir), m, heatmap)
 				if err != nil {
 					return err
 				}
 				if svgPath != "" {
 					var plot bytes.Buffer
-					if err := api.WriteHeatmapSVG(&plot, h, figure); err != nil {
+					if err := report.WriteHeatmapSVG(&plot, h, figure); err != nil {
 						return fmt.Errorf("--%v", err)
 					}
 					if err := atomicfile.WriteBytes(svgPath, plot.Bytes()); err != nil {
@@ -70,27 +70,27 @@ share of wins as a board.`,
 					}
 				}
 				if asJSON {
-					return api.WriteJSON(cmd.OutOrStdout(), h)
+					return report.WriteJSON(cmd.OutOrStdout(), h)
 				}
-				api.WriteHeatmapText(cmd.OutOrStdout(), h)
+				report.WriteHeatmapText(cmd.OutOrStdout(), h)
 				return nil
 			}
-			st, err := api.Stats(cmd.Context(), probe.Dir(dir), probe.ID{Material: m, Game: g})
+			st, err := report.Stats(cmd.Context(), probe.Dir(dir), probe.ID{Material: m, Game: g})
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if svgPath != "" {
 				var plot bytes.Buffer
-				api.WriteHistogramSVG(&plot, st)
+				report.WriteHistogramSVG(&plot, st)
 				if err := atomicfile.WriteBytes(svgPath, plot.Bytes()); err != nil {
 					return err
 				}
 			}
 			if asJSON {
-				return api.WriteJSON(out, st)
+				return report.WriteJSON(out, st)
 			}
-			api.WriteStatsText(out, st)
+			report.WriteStatsText(out, st)
 			return nil
 		},
 	}
@@ -118,7 +118,7 @@ func updateCountDraws(cmd *cobra.Command, dir string, args []string) error {
 		return err
 	}
 	for _, m := range materials {
-		st, err := api.Stats(cmd.Context(), dir, probe.DTMID(m))
+		st, err := report.Stats(cmd.Context(), dir, probe.DTMID(m))
 		if err != nil {
 			return err
 		}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/makruktb/makruktb/api"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/report"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -71,27 +71,27 @@ kind in c0), a training set. --game shatranj studies a Shatranj table
 			if err != nil {
 				return err
 			}
-			st, err := api.Study(cmd.Context(), probe.Dir(dir), probe.ID{Material: m, Game: g}, so)
+			st, err := report.Study(cmd.Context(), probe.Dir(dir), probe.ID{Material: m, Game: g}, so)
 			if err != nil {
 				return err
 			}
 			if epdPath != "" {
-				err := atomicfile.Write(epdPath, func(f *os.File) error { return api.WriteStudyEPD(f, st) })
+				err := atomicfile.Write(epdPath, func(f *os.File) error { return report.WriteStudyEPD(f, st) })
 				if err != nil {
 					return err
 				}
 			}
 			if asJSON {
-				return api.WriteJSON(cmd.OutOrStdout(), st)
+				return report.WriteJSON(cmd.OutOrStdout(), st)
 			}
-			api.WriteStudyText(cmd.OutOrStdout(), st)
+			report.WriteStudyText(cmd.OutOrStdout(), st)
 			return nil
 		},
 	}
 	addTablesFlag(cmd, &dir)
 	addGameFlag(cmd, &game)
 	cmd.Flags().StringVar(&rulesName, "rules", "none", "also judge under this count, fresh (a profile or a profile file): count-critical positions and cursed wins; where both sides have pieces, by the material's DTB table of the profile")
-	cmd.Flags().IntVar(&close, "close", api.DefaultClose, "with --rules: a cursed win whose mate comes fewer than this many plies too late is close")
+	cmd.Flags().IntVar(&close, "close", report.DefaultClose, "with --rules: a cursed win whose mate comes fewer than this many plies too late is close")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().IntVar(&list, "list", 0, "add up to N example positions of each kind, hardest first")
 	cmd.Flags().StringVar(&epdPath, "epd", "", "write the examples (--list) to this file as EPD")

@@ -1,4 +1,4 @@
-package api
+package report
 
 import (
 	"context"
@@ -117,9 +117,9 @@ var heatTitles = map[string]string{
 	"mates":   "checkmates by the mated king's square",
 }
 
-// heatFigureTitle checks a figure's name ("" is wins) and returns it with
+// HeatFigureTitle checks a figure's name ("" is wins) and returns it with
 // its title.
-func heatFigureTitle(figure string) (string, string, error) {
+func HeatFigureTitle(figure string) (string, string, error) {
 	if figure == "" {
 		figure = "wins"
 	}
@@ -134,7 +134,7 @@ func heatFigureTitle(figure string) (string, string, error) {
 // when empty) as a board, darker for more, each square's figures on
 // hover.
 func WriteHeatmapSVG(w io.Writer, h *retro.Heatmap, figure string) error {
-	figure, title, err := heatFigureTitle(figure)
+	figure, title, err := HeatFigureTitle(figure)
 	if err != nil {
 		return err
 	}

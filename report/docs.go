@@ -1,9 +1,10 @@
-// Package api is the tables' answers as documents — a position judged
+// Package report is the tables' answers as documents — a position judged
 // under a count with every move (Probe), the count-aware optimal line
-// (Line), a material's statistics — and the HTTP server that gives them,
-// with the explorer's pages (Server). probe, line, check and stats --json
-// print the same documents.
-package api
+// (Line), a material's statistics and studies (Stats, Study) — and their
+// renderings: JSON, text for the command line, SVG figures. The HTTP
+// server (package api), probe, line, check and stats --json give the same
+// documents.
+package report
 
 import (
 	"cmp"

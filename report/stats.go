@@ -1,8 +1,7 @@
-package api
+package report
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -11,7 +10,6 @@ import (
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
-	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
@@ -55,17 +53,6 @@ func Stats(ctx context.Context, dir string, id probe.ID) (*retro.Stats, error) {
 		st.SetCount(r.Name, counts)
 	}
 	return st, nil
-}
-
-// materialParam reads a material of game g from a request: 400 for a name
-// that is not one, 422 (statusOf) for one no table holds.
-func materialParam(g tb.Game, name string) (tb.Material, error) {
-	m, err := g.ParseTableMaterial(name)
-	var me *tb.MaterialError
-	if err != nil && !errors.As(err, &me) {
-		return m, badRequest("%v", err)
-	}
-	return m, err
 }
 
 // WriteStatsText writes what the stats command prints: the positions of
