@@ -75,7 +75,9 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 	res.Name = name
 	others.cache.AddRules(r) // a custom profile's DTB tables may need deriving
 	path := filepath.Join(dir, name)
+	waited := false
 	unlock, err := store.LockTable(ctx, dir, name, func(holder string) {
+		waited = true
 		report.Log(fmt.Sprintf("%-27s another run is making it (%s): waiting for it", name, holder))
 	})
 	if err != nil {
@@ -83,6 +85,22 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 	}
 	defer unlock()
 	if err := store.RecordProfile(dir, r); err != nil {
+		return res, err
+	}
+	id := probe.ID{Material: m, Rules: r.Name}
+	if waited {
+		d.Look(name) // what the other run made
+	}
+	// A file present made from the tables beside it is kept: the
+	// directory's listing tells, no file is opened.
+	if d.WDLCurrent(id) {
+		res.Kept = true
+		version, _ := d.Version(probe.DTMID(m))
+		reference, _ := d.Reference.Of(version)
+		_, err := store.EnsureChecksumOf(dir, name, reference)
+		if err == nil {
+			res.Size, err = fileSize(path)
+		}
 		return res, err
 	}
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))

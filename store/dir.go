@@ -71,6 +71,8 @@ type Entry struct {
 	// not whole), and Version is then 0.
 	Version int
 	Err     error
+	// Header is the header of a table or WDL file read (nil with Err).
+	Header *probe.Header
 }
 
 // Usable reports whether e is a table or WDL file whose header was read.
@@ -167,7 +169,7 @@ func (d *Dir) readHeader(e *Entry) {
 		e.Err = err
 		return
 	}
-	e.Version = h.Version
+	e.Version, e.Header = h.Version, h
 }
 
 // parseAnyFileName reads the name of a table or of a WDL file.
@@ -203,6 +205,27 @@ func (d *Dir) HasWDL(id probe.ID) bool {
 func (d *Dir) Version(id probe.ID) (int, bool) {
 	e, ok := d.Entry(id.FileName())
 	return e.Version, ok && e.Usable()
+}
+
+// WDLCurrent reports whether the WDL file of id (a DTB table's ID) is
+// present in the current form (bounds where captures decide) and was made
+// from the DTM file and, where it needs one, the DTB file beside it: the
+// data checksums its header records are theirs. The listing answers; no
+// file is opened.
+func (d *Dir) WDLCurrent(id probe.ID) bool {
+	wdl, ok := d.Entry(id.WDLFileName())
+	if !ok || !wdl.Usable() || !wdl.Header.CapturesDecided() {
+		return false
+	}
+	dtm, ok := d.Entry(probe.DTMID(id.Material).FileName())
+	if !ok || !dtm.Usable() || dtm.Header.DataCRC != wdl.Header.DTMCRC {
+		return false
+	}
+	if wdl.Header.DTBCRC == 0 {
+		return true
+	}
+	dtb, ok := d.Entry(id.FileName())
+	return ok && dtb.Usable() && dtb.Header.DataCRC == wdl.Header.DTBCRC
 }
 
 // Entries returns the entries of the given kinds (every kind when none is
