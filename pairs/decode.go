@@ -1,0 +1,234 @@
+package pairs
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// ErrCorrupt is wrapped by every error about a stream that is not one
+// Encode wrote.
+var ErrCorrupt = errors.New("pairs: corrupt stream")
+
+func corrupt(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
+}
+
+// Stream reads the values of an encoded stream, one at a time, from the
+// bytes it was parsed from (which it keeps and never changes). Its methods
+// are safe for concurrent use.
+type Stream struct {
+	n      uint64
+	leaves []byte
+	// Symbol s ≥ len(leaves) is the pair left[s], right[s]; run[s] is
+	// the number of values it stands for.
+	left, right []uint16
+	run         []uint32
+	code        *code
+	blockShift  uint
+	sparseShift uint
+	counts      []byte // u16 per block: its values less one
+	sparse      []byte // 6 bytes per entry
+	blocks      []byte
+	numBlocks   int
+}
+
+// Parse reads a stream's tables from b and checks that they hold
+// together: every pair made of earlier symbols, a prefix code, the
+// blocks' counts adding up to the values and the sparse index pointing
+// where its values are. A block's bits are read only when a value of it
+// is asked for.
+func Parse(b []byte) (*Stream, error) {
+	r := reader{b: b}
+	s := &Stream{}
+	if v := r.u8(); v != version {
+		return nil, corrupt("version %d", v)
+	}
+	s.n = r.uvarint()
+	numLeaves := int(min(r.uvarint(), 257))
+	s.leaves = r.bytes(numLeaves)
+	numPairs := r.uvarint()
+	if r.bad || numLeaves > 256 || numPairs > MaxSymbols || uint64(numLeaves)+numPairs > MaxSymbols {
+		return nil, corrupt("%d leaves and %d pairs", numLeaves, numPairs)
+	}
+	if s.n > 0 && numLeaves == 0 {
+		return nil, corrupt("%d values and no leaf", s.n)
+	}
+	symbols := numLeaves + int(numPairs)
+	s.left, s.right, s.run = make([]uint16, symbols), make([]uint16, symbols), make([]uint32, symbols)
+	for i := range numLeaves {
+		s.run[i] = 1
+	}
+	for k := numLeaves; k < symbols; k++ {
+		p := r.bytes(3)
+		if r.bad {
+			return nil, corrupt("pairs truncated")
+		}
+		x := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16
+		a, c := uint16(x&0xfff), uint16(x>>12)
+		if int(a) >= k || int(c) >= k {
+			return nil, corrupt("symbol %d pairs symbols %d and %d", k, a, c)
+		}
+		s.left[k], s.right[k] = a, c
+		if s.run[k] = s.run[a] + s.run[c]; s.run[k] > MaxRun {
+			return nil, corrupt("symbol %d stands for %d values", k, s.run[k])
+		}
+	}
+	lengths := r.bytes(symbols)
+	if r.bad {
+		return nil, corrupt("code lengths truncated")
+	}
+	var ok bool
+	if s.code, ok = newCode(lengths); !ok {
+		return nil, corrupt("code lengths form no prefix code")
+	}
+	s.blockShift = uint(r.u8())
+	numBlocks := r.uvarint()
+	s.sparseShift = uint(r.u8())
+	entries := r.uvarint()
+	if r.bad || s.blockShift < 5 || s.blockShift > 8 || s.sparseShift > 40 || numBlocks > uint64(len(b)) || entries > uint64(len(b)) {
+		return nil, corrupt("block size 2^%d, %d blocks, sparse step 2^%d, %d entries", s.blockShift, numBlocks, s.sparseShift, entries)
+	}
+	if want := (s.n + 1<<s.sparseShift - 1) >> s.sparseShift; entries != want {
+		return nil, corrupt("%d sparse entries for %d values, %d expected", entries, s.n, want)
+	}
+	s.numBlocks = int(numBlocks)
+	s.counts = r.bytes(2 * s.numBlocks)
+	s.sparse = r.bytes(6 * int(entries))
+	blocks := r.bytes(s.numBlocks << s.blockShift)
+	if r.bad {
+		return nil, corrupt("tables truncated")
+	}
+	if r.off != len(b) {
+		return nil, corrupt("%d bytes after the blocks", len(b)-r.off)
+	}
+	s.blocks = blocks
+	// The counts add up to n, and each sparse entry points at its value.
+	block, start := 0, uint64(0)
+	for e := range entries {
+		v := e << s.sparseShift
+		for block < s.numBlocks && v >= start+s.count(block) {
+			start += s.count(block)
+			block++
+		}
+		if block == s.numBlocks {
+			return nil, corrupt("value %d beyond the blocks", v)
+		}
+		got, off := s.entry(e)
+		if got != block || off != v-start {
+			return nil, corrupt("sparse entry %d: block %d offset %d, value %d is in block %d at %d", e, got, off, v, block, v-start)
+		}
+	}
+	for ; block < s.numBlocks; block++ {
+		start += s.count(block)
+	}
+	if start != s.n {
+		return nil, corrupt("the blocks hold %d values, the stream %d", start, s.n)
+	}
+	return s, nil
+}
+
+// Len returns the number of values.
+func (s *Stream) Len() uint64 { return s.n }
+
+func (s *Stream) count(block int) uint64 {
+	return uint64(binary.LittleEndian.Uint16(s.counts[2*block:])) + 1
+}
+
+func (s *Stream) entry(e uint64) (block int, offset uint64) {
+	b := s.sparse[6*e:]
+	return int(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint16(b[4:]))
+}
+
+// At returns value i. An error says the block holding it is corrupt.
+func (s *Stream) At(i uint64) (byte, error) {
+	if i >= s.n {
+		return 0, fmt.Errorf("pairs: value %d of %d", i, s.n)
+	}
+	block, off := s.entry(i >> s.sparseShift)
+	off += i & (1<<s.sparseShift - 1)
+	for off >= s.count(block) {
+		off -= s.count(block)
+		block++ // Parse checked the counts add up: i is in a block
+	}
+	// Decode the block's codes until the symbol that covers off.
+	first := uint(block) << s.blockShift
+	end := (first + 1<<s.blockShift) * 8
+	for pos := first * 8; ; {
+		if pos >= end {
+			return 0, corrupt("block %d ends before its value %d", block, off)
+		}
+		sym, l, ok := s.code.decode(s.window(pos))
+		if !ok {
+			return 0, corrupt("block %d: no code at bit %d", block, pos)
+		}
+		pos += uint(l)
+		if r := uint64(s.run[sym]); off >= r {
+			off -= r
+			continue
+		}
+		// Descend the pair tree to the leaf at off.
+		for int(sym) >= len(s.leaves) {
+			if r := uint64(s.run[s.left[sym]]); off < r {
+				sym = s.left[sym]
+			} else {
+				off -= r
+				sym = s.right[sym]
+			}
+		}
+		return s.leaves[sym], nil
+	}
+}
+
+// window returns the 32 bits of the blocks from bit pos on, most
+// significant first (zeros past their end).
+func (s *Stream) window(pos uint) uint32 {
+	q, r := pos>>3, pos&7
+	var w uint64
+	if q+5 <= uint(len(s.blocks)) {
+		w = uint64(binary.BigEndian.Uint32(s.blocks[q:]))<<8 | uint64(s.blocks[q+4])
+	} else {
+		for k := range uint(5) {
+			w <<= 8
+			if q+k < uint(len(s.blocks)) {
+				w |= uint64(s.blocks[q+k])
+			}
+		}
+	}
+	return uint32(w >> (8 - r))
+}
+
+// reader reads a stream's header, remembering a read past its end.
+type reader struct {
+	b   []byte
+	off int
+	bad bool
+}
+
+func (r *reader) bytes(n int) []byte {
+	if n < 0 || r.off+n > len(r.b) || r.off+n < r.off {
+		r.bad = true
+		return nil
+	}
+	out := r.b[r.off : r.off+n]
+	r.off += n
+	return out
+}
+
+func (r *reader) u8() byte {
+	b := r.bytes(1)
+	if b == nil {
+		return 0
+	}
+	return b[0]
+}
+
+func (r *reader) uvarint() uint64 {
+	x, n := binary.Uvarint(r.b[min(r.off, len(r.b)):])
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.off += n
+	return x
+}
