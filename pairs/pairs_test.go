@@ -73,6 +73,19 @@ func TestRoundTrip(t *testing.T) {
 		}
 		_, err = s.At(uint64(len(values)))
 		require.Error(t, err)
+		all, err := s.AppendRange(nil, 0, s.Len())
+		require.NoError(t, err, name)
+		require.Equal(t, len(values), len(all))
+		require.True(t, bytes.Equal(values, all), name)
+		for _, r := range [][2]int{{0, 1}, {len(values) / 3, len(values)/3 + 7777}, {len(values) - 5, len(values)}} {
+			lo, hi := max(r[0], 0), min(r[1], len(values))
+			if lo > hi {
+				continue
+			}
+			part, err := s.AppendRange([]byte{9}, uint64(lo), uint64(hi))
+			require.NoError(t, err)
+			require.Equal(t, append([]byte{9}, values[lo:hi]...), part, "%s [%d, %d)", name, lo, hi)
+		}
 		t.Logf("%-10s %7d values → %6d bytes", name, len(values), len(enc))
 	}
 }
@@ -118,6 +131,12 @@ func readAll(t *testing.T, b []byte) {
 		if _, err := s.At(i); err != nil {
 			require.ErrorIs(t, err, ErrCorrupt)
 		}
+	}
+	all, err := s.AppendRange(nil, 0, s.Len())
+	if err != nil {
+		require.ErrorIs(t, err, ErrCorrupt)
+	} else {
+		require.Len(t, all, int(s.Len()))
 	}
 }
 

@@ -115,7 +115,7 @@ func BenchmarkWDLCaptures(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := probe.WriteWDL(filepath.Join(dir, probe.WDLFileName(m, "thai")), dtm, nil, &honour.ThaiRules, nil); err != nil {
+		if err := probe.WriteWDL(filepath.Join(dir, probe.WDLFileName(m, "thai")), dtm, nil, &honour.ThaiRules, nil, 0); err != nil {
 			b.Fatal(err)
 		}
 		dtm.Close()

@@ -10,7 +10,7 @@ import (
 // the layout of the files made before WDL files stored bounds where
 // captures decide (codec 1): what RecodeWDL reads.
 func WriteCodec1WDL(path string, dtm, dtb *File, r *honour.Rules) error {
-	if err := WriteWDL(path, dtm, dtb, r, nil); err != nil {
+	if err := WriteWDL(path, dtm, dtb, r, nil, 0); err != nil {
 		return err
 	}
 	f, err := OpenFile(path)

@@ -264,7 +264,7 @@ func TestFuzzSeedIsCurrent(t *testing.T) {
 	require.NoError(t, err)
 	defer dtm.Close()
 	wdlPath := filepath.Join(t.TempDir(), "KMvK.thai.mtbw")
-	require.NoError(t, probe.WriteWDL(wdlPath, dtm, nil, &honour.ThaiRules, nil))
+	require.NoError(t, probe.WriteWDL(wdlPath, dtm, nil, &honour.ThaiRules, nil, 0))
 	got, err = os.ReadFile(wdlPath)
 	require.NoError(t, err)
 	want, err = os.ReadFile("testdata/KMvK.thai.mtbw")
@@ -424,6 +424,6 @@ func writeKRvKWDL(t *testing.T) string {
 	require.NoError(t, err)
 	defer subs.Close()
 	path := filepath.Join(dir, probe.WDLFileName(m, "thai"))
-	require.NoError(t, probe.WriteWDL(path, dtm, nil, &honour.ThaiRules, subs))
+	require.NoError(t, probe.WriteWDL(path, dtm, nil, &honour.ThaiRules, subs, 0))
 	return path
 }

@@ -22,6 +22,14 @@ const Version = 1
 // WDL file the checksums of the files it was made from (see doc.go).
 const Version2 = 2
 
+// Version3 is the format of WDL files in the pairs codec (package pairs):
+// version 2's header, each side to move one stream of Re-Pair symbols in
+// blocks of at most 64 bytes, read a value at a time straight from the
+// file, with no block to inflate and no cache (codecPairs). The header's
+// block size is 0 and its two "blocks" are the streams of White and
+// Black to move.
+const Version3 = 3
+
 // Codec and sides-stored fields of a version-2 header.
 const (
 	codecZstd = 1 // the blocks are zstd frames of Width bytes per index
@@ -29,7 +37,10 @@ const (
 	// side by side, whether captures decide (Header.Captures): the sides
 	// byte then also carries those sides, shifted by two bits.
 	codecZstdCaptures = 2
-	bothSides         = 3 // the sides stored: bit 0 White, bit 1 Black
+	// codecPairs is a version-3 WDL file's: codecZstdCaptures's sides
+	// byte, each side one pairs stream.
+	codecPairs = 3
+	bothSides  = 3 // the sides stored: bit 0 White, bit 1 Black
 )
 
 // Metric says what a table's values measure.
@@ -119,8 +130,11 @@ type Header struct {
 	DTMCRC, DTBCRC uint32
 }
 
-// blocksPerSide returns ⌈Size / BlockSize⌉.
+// blocksPerSide returns ⌈Size / BlockSize⌉, or 1 for a pairs stream.
 func (h *Header) blocksPerSide() int {
+	if h.Codec == codecPairs {
+		return 1
+	}
 	return int((h.Size + uint64(h.BlockSize) - 1) / uint64(h.BlockSize))
 }
 
@@ -142,7 +156,9 @@ func (h *Header) CapturesDecide(side tb.Color) bool { return h.Captures&(1<<side
 // by side, whether captures decide (Codec codecZstdCaptures, as WriteWDL
 // writes it): a file made before (RecodeWDL rewrites it) stores every
 // category as it is.
-func (h *Header) CapturesDecided() bool { return h.Metric == WDL && h.Codec == codecZstdCaptures }
+func (h *Header) CapturesDecided() bool {
+	return h.Metric == WDL && (h.Codec == codecZstdCaptures || h.Codec == codecPairs)
+}
 
 // StoredSide returns the side to move a one-sided file holds (White for a
 // file that holds both).
@@ -197,7 +213,7 @@ func (h *Header) marshal() []byte {
 	b = binary.LittleEndian.AppendUint64(b, h.Size)
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.BlockSize))
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.Blocks))
-	if h.Version == Version2 {
+	if h.Version >= Version2 {
 		b = append(b, byte(h.Codec), byte(h.Sides|h.Captures<<2))
 	}
 	if h.Metric == WDL {

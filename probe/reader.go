@@ -16,6 +16,7 @@ import (
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/parallel"
+	"github.com/makruktb/makruktb/pairs"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/value"
 )
@@ -43,6 +44,9 @@ type File struct {
 	// derived holds the values of a side the file does not store, when
 	// given (SetDerived).
 	derived [2]*value.Array
+	// streams are a version-3 WDL file's sides, read into memory on open:
+	// the compressed file is all a probe of it needs.
+	streams [2]*pairs.Stream
 	// buffers recycles the blocks that passes over many of them (Range,
 	// LoadAll) decode into: a block's worth of garbage per pass of a
 	// king pair lets the heap grow by the collector's allowance, a fifth
@@ -117,6 +121,11 @@ func NewFile(r io.ReaderAt, size int64, name string) (*File, error) {
 	if err := t.readHeader(size); err != nil {
 		return nil, err
 	}
+	if t.Header.Codec == codecPairs {
+		if err := t.readStreams(); err != nil {
+			return nil, err
+		}
+	}
 	// Each DecodeAll in flight takes one of the decoder's workers: one per
 	// core lets LoadAll and concurrent probes decode side by side.
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)),
@@ -126,6 +135,27 @@ func NewFile(r io.ReaderAt, size int64, name string) (*File, error) {
 	}
 	t.dec = dec
 	return t, nil
+}
+
+// readStreams reads and parses the pairs streams of a version-3 WDL file.
+func (t *File) readStreams() error {
+	h := &t.Header
+	for k := range h.Blocks {
+		lo, hi := h.Offsets[k], h.Offsets[k+1]
+		b := make([]byte, hi-lo)
+		if n, err := t.r.ReadAt(b, t.dataStart+int64(lo)); n < len(b) {
+			return t.corrupt(t.dataStart+int64(lo)+int64(n), "stream %d unreadable: %v", k, err)
+		}
+		s, err := pairs.Parse(b)
+		if err != nil {
+			return t.corrupt(t.dataStart+int64(lo), "stream %d: %v", k, err)
+		}
+		if s.Len() != h.Size {
+			return t.corrupt(t.dataStart+int64(lo), "stream %d holds %d values, the index %d", k, s.Len(), h.Size)
+		}
+		t.streams[t.sideOf(k)] = s
+	}
+	return nil
 }
 
 // Material returns the material of the table.
@@ -181,11 +211,11 @@ func (t *File) readHeader(size int64) error {
 	}
 	h := &t.Header
 	h.Version = c.u16()
-	if h.Version != Version && h.Version != Version2 {
-		return fmt.Errorf("%s: format version %d, this reader knows %d and %d: %w", t.name, h.Version, Version, Version2, ErrUnsupported)
+	if h.Version < Version || h.Version > Version3 {
+		return fmt.Errorf("%s: format version %d, this reader knows %d to %d: %w", t.name, h.Version, Version, Version3, ErrUnsupported)
 	}
 	h.Metric = Metric(c.u8())
-	if h.Metric != DTM && h.Metric != DTB && (h.Metric != WDL || h.Version != Version2) {
+	if h.Metric != DTM && h.Metric != DTB && (h.Metric != WDL || h.Version == Version) || h.Metric != WDL && h.Version == Version3 {
 		return fmt.Errorf("%s: metric %d in a version %d file: %w", t.name, h.Metric, h.Version, ErrUnsupported)
 	}
 	h.Width = c.u8()
@@ -215,14 +245,21 @@ func (t *File) readHeader(size int64) error {
 	h.BlockSize = int(c.u32())
 	h.Blocks = int(c.u32())
 	h.Sides, h.Codec = bothSides, codecZstd
-	if h.Version == Version2 {
+	if h.Version >= Version2 {
 		codecOff := c.off
 		h.Codec = c.u8()
 		h.Sides = c.u8()
-		if h.Codec != codecZstd && (h.Codec != codecZstdCaptures || h.Metric != WDL) && !c.bad {
-			return fmt.Errorf("%s: codec %d in a %s file: %w", t.name, h.Codec, h.Metric, ErrUnsupported)
+		want := codecZstd
+		switch {
+		case h.Version == Version3:
+			want = codecPairs
+		case h.Metric == WDL && h.Codec == codecZstdCaptures:
+			want = codecZstdCaptures
 		}
-		if h.Codec == codecZstdCaptures {
+		if h.Codec != want && !c.bad {
+			return fmt.Errorf("%s: codec %d in a version %d %s file: %w", t.name, h.Codec, h.Version, h.Metric, ErrUnsupported)
+		}
+		if h.Codec == codecZstdCaptures || h.Codec == codecPairs {
 			h.Sides, h.Captures = h.Sides&bothSides, h.Sides>>2
 		}
 		if (h.Sides < 1 || h.Sides > bothSides || h.Captures > bothSides || h.Metric == WDL && h.Sides != bothSides) && !c.bad {
@@ -243,7 +280,7 @@ func (t *File) readHeader(size int64) error {
 		h.KingPairs != want.KingPairs || h.PerKingPair != want.PerKingPair || h.Size != want.Size {
 		return t.corrupt(int64(nameOff), "index parameters do not match material %s", m)
 	}
-	if h.BlockSize < 1 || h.BlockSize > 1<<24 || h.Blocks != h.sidesStored()*h.blocksPerSide() {
+	if h.Codec == codecPairs && h.BlockSize != 0 || h.Codec != codecPairs && (h.BlockSize < 1 || h.BlockSize > 1<<24) || h.Blocks != h.sidesStored()*h.blocksPerSide() {
 		return t.corrupt(int64(blockOff), "block size %d and count %d do not fit %d values per side", h.BlockSize, h.Blocks, h.Size)
 	}
 	headerLen := int64(c.off) + 8*int64(h.Blocks+1) + 8
@@ -294,6 +331,9 @@ func (t *File) readHeader(size int64) error {
 
 // blockLen returns the number of values in block k.
 func (t *File) blockLen(k int) int {
+	if t.Header.Codec == codecPairs {
+		return int(t.Header.Size)
+	}
 	per := t.Header.blocksPerSide()
 	lo := uint64(k%per) * uint64(t.Header.BlockSize)
 	return int(min(uint64(t.Header.BlockSize), t.Header.Size-lo))
@@ -335,6 +375,13 @@ func (t *File) rawBlockInto(k int, raw, comp []byte) ([]byte, []byte, error) {
 	if k < 0 || k >= h.Blocks {
 		return nil, comp, fmt.Errorf("%s: block %d out of range", t.name, k)
 	}
+	if h.Codec == codecPairs {
+		raw, err := t.streams[t.sideOf(k)].AppendRange(raw[:0], 0, h.Size)
+		if err != nil {
+			return nil, comp, t.corrupt(t.dataStart+int64(h.Offsets[k]), "stream %d: %v", k, err)
+		}
+		return raw, comp, nil
+	}
 	lo, hi := h.Offsets[k], h.Offsets[k+1]
 	comp = slices.Grow(comp[:0], int(hi-lo))[:hi-lo]
 	if n, err := t.r.ReadAt(comp, t.dataStart+int64(lo)); n < len(comp) {
@@ -358,6 +405,9 @@ func (t *File) BlockOf(side tb.Color, i uint64) (block, offset int) {
 	first := t.first[side]
 	if first < 0 {
 		return -1, 0
+	}
+	if t.Header.Codec == codecPairs {
+		return first, int(i)
 	}
 	if s := t.blockShift; s > 0 {
 		return first + int(i>>s), int(i & (1<<s - 1))
@@ -388,6 +438,19 @@ func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.V
 		return nil, fmt.Errorf("%s: %v to move: %w", t.name, side.Name(), ErrNotStored)
 	}
 	dst = dst[:0]
+	if s := t.streams[side]; s != nil {
+		bufs := t.getBuffers()
+		defer t.buffers.Put(bufs)
+		raw, err := s.AppendRange(bufs.raw[:0], lo, hi)
+		bufs.raw = raw
+		if err != nil {
+			return nil, t.corrupt(t.dataStart+int64(t.Header.Offsets[t.first[side]]), "%v to move: %v", side.Name(), err)
+		}
+		for _, c := range raw {
+			dst = append(dst, value.Value(c))
+		}
+		return dst, nil
+	}
 	bufs := t.getBuffers()
 	defer t.buffers.Put(bufs)
 	for i := lo; i < hi; {

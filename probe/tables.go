@@ -501,6 +501,13 @@ func bestMove(p *tb.Position, mated value.Value, valueOf func(*tb.Position) (val
 // lookup returns the stored value of index i for side in lf's table.
 func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (value.Value, error) {
 	f := lf.file
+	if s := f.streams[side]; s != nil { // read straight from the file's bytes
+		c, err := s.At(i)
+		if err != nil {
+			return 0, f.corrupt(f.dataStart+int64(f.Header.Offsets[f.first[side]]), "%v to move, index %d: %v", side.Name(), i, err)
+		}
+		return value.Value(c), nil
+	}
 	b, off := f.BlockOf(side, i)
 	slot := &lf.slots[b]
 	raw, ok := t.cache.get(slot)

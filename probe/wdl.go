@@ -14,6 +14,7 @@ import (
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/internal/atomicfile"
 	"github.com/makruktb/makruktb/internal/parallel"
+	"github.com/makruktb/makruktb/pairs"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 	"github.com/makruktb/makruktb/tb/value"
@@ -59,10 +60,14 @@ func NeedsBoardTable(m tb.Material, r *honour.Rules) bool {
 // the positions after a capture (the directory of the sub-tables): a
 // side whose file compresses a quarter smaller stores lower bounds where
 // a capture decides (see CapturesDecide); nil writes every category as it
-// is.
-func WriteWDL(path string, dtm, dtb *File, r *honour.Rules, subs *Tables) error {
+// is. version is the file's format: Version2 (zstd blocks; also when 0)
+// or Version3 (pairs streams, read with no cache).
+func WriteWDL(path string, dtm, dtb *File, r *honour.Rules, subs *Tables, version int) error {
+	if version != 0 && version != Version2 && version != Version3 {
+		return fmt.Errorf("WDL format version %d: the versions are %d and %d: %w", version, Version2, Version3, ErrUnsupported)
+	}
 	err := atomicfile.Write(path, func(f *os.File) error {
-		_, err := writeWDL(f, dtm, dtb, r, subs)
+		_, err := writeWDL(f, dtm, dtb, r, subs, version)
 		return err
 	})
 	return namedWriteError(path, err)
@@ -107,7 +112,7 @@ func wdlExact(m tb.Material, r *honour.Rules) error {
 
 // writeWDL encodes the WDL file of dtm (and dtb) under r into w and
 // returns its length.
-func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables) (int64, error) {
+func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables, version int) (int64, error) {
 	m := dtm.Header.Material
 	switch {
 	case dtm.Header.Metric != DTM:
@@ -130,11 +135,81 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables) (int
 	}
 	src := newWDLSource(dtm, dtb, r)
 	buffers := sync.Pool{New: func() any { return new(wdlScratch) }}
-	return encodeWDL(w, h, r, subs, func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error) {
+	codes := func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error) {
 		buf := buffers.Get().(*wdlScratch)
 		defer buffers.Put(buf)
 		return src.codes(side, lo, hi, buf, out)
-	})
+	}
+	if version == Version3 {
+		return encodeWDLPairs(w, h, r, subs, codes)
+	}
+	return encodeWDL(w, h, r, subs, codes)
+}
+
+// encodeWDLPairs writes a version-3 WDL file with header h (index and
+// sources filled in): each side's codes as one pairs stream. With subs,
+// a side where every capture's bound is sound is also encoded with the
+// positions where a capture decides storing the code before them (as
+// encodeWDL stores them, WDLBlockSize indices at a time), and stored so
+// when that stream is at most three quarters of the other (Captures).
+func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, codes func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error)) (int64, error) {
+	space, err := index.NewGame(h.Game, h.Material)
+	if err != nil {
+		return 0, err
+	}
+	h.Version, h.Codec, h.Captures = Version3, codecPairs, 0
+	h.BlockSize, h.Blocks = 0, 2
+	chunks := int64((h.Size + WDLBlockSize - 1) / WDLBlockSize)
+	chunk := func(u int64) (lo, hi uint64) {
+		lo = uint64(u) * WDLBlockSize
+		return lo, min(lo+WDLBlockSize, h.Size)
+	}
+	streams := make([][]byte, 2)
+	for side := tb.White; side <= tb.Black; side++ {
+		plain := make([]byte, h.Size)
+		err := parallel.For(context.Background(), chunks, 0, func(u int64) error {
+			lo, hi := chunk(u)
+			out, err := codes(side, lo, hi, make([]byte, 0, hi-lo))
+			if err == nil && uint64(len(out)) != hi-lo {
+				err = fmt.Errorf("%d codes for indices [%d, %d)", len(out), lo, hi)
+			}
+			copy(plain[lo:hi], out)
+			return err
+		}, nil)
+		if err != nil {
+			return 0, err
+		}
+		if streams[side], err = pairs.Encode(plain); err != nil {
+			return 0, err
+		}
+		if subs == nil {
+			continue
+		}
+		var unsound atomic.Bool
+		err = parallel.For(context.Background(), chunks, 0, func(u int64) error {
+			lo, hi := chunk(u)
+			ok, err := boundCodes(subs, r, space, side, lo, plain[lo:hi])
+			if !ok {
+				unsound.Store(true)
+			}
+			return err
+		}, nil)
+		if err != nil {
+			return 0, err
+		}
+		if unsound.Load() {
+			continue
+		}
+		bounded, err := pairs.Encode(plain)
+		if err != nil {
+			return 0, err
+		}
+		if 4*len(bounded) <= 3*len(streams[side]) {
+			streams[side] = bounded
+			h.Captures |= 1 << side
+		}
+	}
+	return writePacked(w, &h, streams)
 }
 
 // encodeWDL writes a WDL file with header h (index and sources filled

@@ -29,6 +29,12 @@ func wdlDir(t *testing.T, m tb.Material, r *honour.Rules) string { return wdlDir
 
 func wdlDirOf(t testing.TB, m tb.Material, r *honour.Rules) string {
 	t.Helper()
+	return wdlDirVersion(t, m, r, 0)
+}
+
+// wdlDirVersion is wdlDirOf writing the WDL file in format version.
+func wdlDirVersion(t testing.TB, m tb.Material, r *honour.Rules, version int) string {
+	t.Helper()
 	src := testenv.BoardTables(t, m.String())
 	dir := t.TempDir()
 	// Every table of src, so that the positions after a capture can be
@@ -50,8 +56,59 @@ func wdlDirOf(t testing.TB, m tb.Material, r *honour.Rules) string {
 	subs, err := probe.Open(src)
 	require.NoError(t, err)
 	defer subs.Close()
-	require.NoError(t, probe.WriteWDL(filepath.Join(dir, probe.WDLFileName(m, r.Name)), dtm, dtb, r, subs))
+	require.NoError(t, probe.WriteWDL(filepath.Join(dir, probe.WDLFileName(m, r.Name)), dtm, dtb, r, subs, version))
 	return dir
+}
+
+// A version-3 WDL file (pairs streams, read with no cache) answers at
+// every legal position, both sides to move, as the version-2 file of the
+// same tables does, and survives CheckData and a whole read (KSvKM: the
+// Khon's tables have the left-right symmetry only).
+func TestWDLVersion3AnswersAsVersion2(t *testing.T) {
+	names := []string{"KRvK", "KRvKN", "KSvKM"}
+	names = names[:longtest.Runs(2, 3)] // the Khon table in make test-long
+	for _, name := range names {
+		m := tb.MustParseMaterial(name)
+		for _, r := range []*honour.Rules{&honour.ThaiRules, &honour.CambodianRules} {
+			v2, v3 := wdlDirVersion(t, m, r, probe.Version2), wdlDirVersion(t, m, r, probe.Version3)
+			path := filepath.Join(v3, probe.WDLFileName(m, r.Name))
+			f, err := probe.OpenFile(path)
+			require.NoError(t, err)
+			require.Equal(t, probe.Version3, f.Header.Version)
+			require.NoError(t, f.CheckData())
+			_, err = f.LoadAll()
+			require.NoError(t, err)
+			f.Close()
+			old, err := probe.Open(v2)
+			require.NoError(t, err)
+			tables, err := probe.Open(v3)
+			require.NoError(t, err)
+			space, err := index.New(m)
+			require.NoError(t, err)
+			positions := 0
+			for side := tb.White; side <= tb.Black; side++ {
+				for i := range space.Size() {
+					p, legal := space.Position(i, side)
+					if !legal {
+						continue
+					}
+					want, ok, err := old.WDLFromFile(&p, r)
+					require.NoError(t, err)
+					require.True(t, ok)
+					got, ok, err := tables.WDLFromFile(&p, r)
+					require.NoError(t, err)
+					require.True(t, ok)
+					if got != want {
+						require.Equal(t, want, got, "%s %s", r.Name, p.FEN())
+					}
+					positions++
+				}
+			}
+			old.Close()
+			tables.Close()
+			t.Logf("%s.%s: %d positions agree", name, r.Name, positions)
+		}
+	}
 }
 
 // Every WDL file up to four pieces, under both profiles with DTB tables:
@@ -234,7 +291,7 @@ func TestWDLFileErrors(t *testing.T) {
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
 	require.NoError(t, err)
 	defer dtm.Close()
-	err = probe.WriteWDL(filepath.Join(t.TempDir(), "x.mtbw"), dtm, nil, &honour.ThaiRules, nil)
+	err = probe.WriteWDL(filepath.Join(t.TempDir(), "x.mtbw"), dtm, nil, &honour.ThaiRules, nil, 0)
 	require.ErrorIs(t, err, probe.ErrNeedsBoardTable)
 }
 
@@ -253,7 +310,7 @@ func TestCheckWDLFindsWrongCategories(t *testing.T) {
 	subs, err := probe.Open(src)
 	require.NoError(t, err)
 	defer subs.Close()
-	require.NoError(t, probe.WriteWDL(path, dtm, nil, &other, subs))
+	require.NoError(t, probe.WriteWDL(path, dtm, nil, &other, subs, 0))
 	wdl, err := probe.OpenFile(path)
 	require.NoError(t, err)
 	defer wdl.Close()
