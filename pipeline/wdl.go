@@ -153,7 +153,7 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 	if old != nil {
 		err = probe.RecodeWDL(pending, old, r, subs)
 	} else if err = others.give(dtm, dtb); err == nil {
-		err = probe.WriteWDL(pending, dtm, dtb, r, subs)
+		err = probe.WriteWDL(pending, dtm, dtb, r, subs, 0)
 	}
 	if err != nil {
 		return res, err
