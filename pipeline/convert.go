@@ -64,6 +64,8 @@ type Conversion struct {
 	// Named says the materials were named: a WDL file whose DTB table is
 	// missing is then an error, else listed at the end.
 	Named bool
+	// WDLVersion is the WDL files' format (WDLWriter.Version).
+	WDLVersion int
 }
 
 // Convert does c to dir: the tables in version 2 (with Format 2), then
@@ -75,7 +77,7 @@ func Convert(ctx context.Context, report Reporter, dir *store.Dir, c Conversion)
 	if c.Format == probe.Version2 {
 		var before, after int64
 		for _, m := range c.Materials {
-			tables, wdl, err := ConvertMaterial(ctx, report, dir, m, c.Profiles)
+			tables, wdl, err := ConvertMaterial(ctx, report, dir, m, c.Profiles, c.WDLVersion)
 			for _, res := range tables {
 				before, after = before+res.Before, after+res.After
 			}
@@ -95,6 +97,7 @@ func Convert(ctx context.Context, report Reporter, dir *store.Dir, c Conversion)
 	var bytes int64
 	var missing []string
 	writer := NewWDLWriter(dir)
+	writer.Version = c.WDLVersion
 	for _, m := range c.Materials {
 		writer.Done() // the previous material's tables
 		for i := range c.Profiles {
@@ -136,7 +139,8 @@ func Convert(ctx context.Context, report Reporter, dir *store.Dir, c Conversion)
 // m made from the version-1 tables are removed (Tables would refuse
 // them). Each table and file written is reported (report.Print); each is
 // held to dir.Reference.
-func ConvertMaterial(ctx context.Context, report Reporter, dir *store.Dir, m tb.Material, profiles []honour.Rules) ([]ConvertResult, []WDLResult, error) {
+// wdlVersion is the WDL files' format (WDLWriter.Version).
+func ConvertMaterial(ctx context.Context, report Reporter, dir *store.Dir, m tb.Material, profiles []honour.Rules, wdlVersion int) ([]ConvertResult, []WDLResult, error) {
 	ids := dir.Tables()
 	// The value arrays are most of the heap and hold no pointers: collect
 	// garbage early rather than let the heap double past them (a
@@ -184,7 +188,7 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir *store.Dir, m tb.
 		if probe.NeedsBoardTable(m, r) && !slices.Contains(ids, probe.ID{Material: m, Rules: r.Name}) {
 			continue // convert's WDL pass reports it
 		}
-		res, err := writeWDLWith(ctx, report, dir, m, r, others)
+		res, err := writeWDLWith(ctx, report, dir, m, r, wdlVersion, others)
 		if err != nil {
 			return tables, wdl, err
 		}

@@ -76,6 +76,9 @@ type Runner struct {
 	// run under every profile of Profiles and of the run's DTB tables
 	// (WriteWDL).
 	WDL bool
+	// WDLVersion is the format of the WDL files written (see
+	// WDLWriter.Version).
+	WDLVersion int
 	// Profiles are the rule profiles of the run: those of its DTB jobs,
 	// and the ones a material without DTB tables (a bare king) gets its
 	// WDL files under.

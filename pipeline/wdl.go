@@ -42,7 +42,7 @@ type WDLResult struct {
 // else it is recorded as it is (it is computed from tables that were
 // checked); a mismatch leaves it as NAME.rejected.
 func WriteWDL(ctx context.Context, report Reporter, dir *store.Dir, m tb.Material, r *honour.Rules) (res WDLResult, err error) {
-	return writeWDLWith(ctx, report, dir, m, r, otherSides{cache: store.NewCache(dir.Path(), 5)})
+	return writeWDLWith(ctx, report, dir, m, r, 0, otherSides{cache: store.NewCache(dir.Path(), 5)})
 }
 
 // WDLWriter writes the WDL files of many materials and profiles in one
@@ -50,8 +50,13 @@ func WriteWDL(ctx context.Context, report Reporter, dir *store.Dir, m tb.Materia
 // store once: the small tables for every material, a material's DTM table
 // for all its profiles (until Done).
 type WDLWriter struct {
-	dir    *store.Dir
-	others otherSides
+	// Version is the format of the files written: probe.Version2 (zstd
+	// blocks), probe.Version3 (pairs streams, probed with no cache), or 0:
+	// version 2, a file of either version made from the tables beside it
+	// kept.
+	Version int
+	dir     *store.Dir
+	others  otherSides
 }
 
 // NewWDLWriter returns a WDLWriter for dir.
@@ -61,7 +66,7 @@ func NewWDLWriter(dir *store.Dir) *WDLWriter {
 
 // Write makes the WDL file of m under r (see WriteWDL).
 func (w *WDLWriter) Write(ctx context.Context, report Reporter, m tb.Material, r *honour.Rules) (WDLResult, error) {
-	return writeWDLWith(ctx, report, w.dir, m, r, w.others)
+	return writeWDLWith(ctx, report, w.dir, m, r, w.Version, w.others)
 }
 
 // Done lets go of the tables held for the material's profiles.
@@ -69,7 +74,7 @@ func (w *WDLWriter) Done() { w.others.cache.Release() }
 
 // writeWDLWith is WriteWDL with the values of the sides version-2 files do
 // not store from others.
-func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Material, r *honour.Rules, others otherSides) (res WDLResult, err error) {
+func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Material, r *honour.Rules, version int, others otherSides) (res WDLResult, err error) {
 	dir := d.Path()
 	name := probe.WDLFileName(m, r.Name)
 	res.Name = name
@@ -93,10 +98,9 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 	}
 	// A file present made from the tables beside it is kept: the
 	// directory's listing tells, no file is opened.
-	if d.WDLCurrent(id) {
+	if d.WDLCurrent(id, version) {
 		res.Kept = true
-		version, _ := d.Version(probe.DTMID(m))
-		reference, _ := d.Reference.Of(version)
+		reference, _ := d.Reference.Of(wdlReferenceVersion(d, id))
 		_, err := store.EnsureChecksumOf(dir, name, reference)
 		if err == nil {
 			res.Size, err = fileSize(path)
@@ -111,7 +115,6 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 		return res, err
 	}
 	defer dtm.Close()
-	reference, _ := d.Reference.Of(dtm.Header.Version)
 	var dtb *probe.File
 	if probe.NeedsBoardTable(m, r) {
 		id := probe.ID{Material: m, Rules: r.Name}
@@ -126,23 +129,18 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 	}
 	start := time.Now()
 	defer func() { res.Took = time.Since(start) }()
-	// A file present made from these tables is kept; one made before WDL
-	// files stored bounds where captures decide is written anew from its
-	// own categories, with no table derived.
+	// A file present made from these tables before WDL files stored
+	// bounds where captures decide is written anew (in version 2) from its
+	// own categories, with no table derived. (One made since was kept
+	// above.)
 	var old *probe.File
-	if present, err := probe.OpenFile(path); err == nil {
+	if present, err := probe.OpenFile(path); err == nil && version != probe.Version3 {
 		defer present.Close()
-		if probe.CheckSources(present, dtm, dtb) == nil {
-			if present.Header.CapturesDecided() {
-				res.Kept = true
-				_, err := store.EnsureChecksumOf(dir, name, reference)
-				if err == nil {
-					res.Size, err = fileSize(path)
-				}
-				return res, err
-			}
+		if probe.CheckSources(present, dtm, dtb) == nil && !present.Header.CapturesDecided() {
 			old, res.Recoded = present, true
 		}
+	} else if err == nil {
+		present.Close()
 	}
 	subs, err := probe.Open(dir) // the positions after a capture
 	if err != nil {
@@ -153,13 +151,17 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 	if old != nil {
 		err = probe.RecodeWDL(pending, old, r, subs)
 	} else if err = others.give(dtm, dtb); err == nil {
-		err = probe.WriteWDL(pending, dtm, dtb, r, subs, 0)
+		err = probe.WriteWDL(pending, dtm, dtb, r, subs, version)
 	}
 	if err != nil {
 		return res, err
 	}
 	// Made anew from its tables, the file replaces its record.
-	if _, err := d.Accept(store.Candidate{Name: name, Version: dtm.Header.Version, Replace: true}); err != nil {
+	held := dtm.Header.Version // a WDL file is held to the list of its tables' version
+	if version == probe.Version3 {
+		held = probe.Version3
+	}
+	if _, err := d.Accept(store.Candidate{Name: name, Version: held, Replace: true}); err != nil {
 		return res, err
 	}
 	res.Size, err = fileSize(path)
@@ -229,7 +231,7 @@ func (r *Runner) writeWDLOf(ctx context.Context, w *wdlPlan, m tb.Material) erro
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, p.Name))
 		}
-		res, err := writeWDLWith(ctx, r.Report, r.dir, m, p, w.others)
+		res, err := writeWDLWith(ctx, r.Report, r.dir, m, p, r.WDLVersion, w.others)
 		if err != nil {
 			return err
 		}
@@ -334,8 +336,7 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 	if err != nil {
 		return err
 	}
-	version, _ := v.dir.Version(probe.DTMID(m))
-	if ref, listName, ok := v.dir.ReferenceOf(name, version); ok && ref != sum {
+	if ref, listName, ok := v.dir.ReferenceOf(name, wdlReferenceVersion(v.dir, probe.ID{Material: m, Rules: rulesName})); ok && ref != sum {
 		return fmt.Errorf("SHA-256 %s differs from %s in %s", sum, ref, listName)
 	}
 	if own, ok := v.sums[name]; ok && own != sum {
@@ -370,4 +371,16 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 	}
 	defer subs.Close()
 	return probe.CheckWDL(ctx, wdl, dtm, dtb, r, subs)
+}
+
+// wdlReferenceVersion is the reference list a WDL file present is held to:
+// version 3's for a version-3 file, else that of the version of the DTM
+// table it was made from (the two kinds of directory give the same names
+// different bytes).
+func wdlReferenceVersion(d *store.Dir, id probe.ID) int {
+	if v, _ := d.Entry(id.WDLFileName()); v.Version == probe.Version3 {
+		return probe.Version3
+	}
+	v, _ := d.Version(probe.DTMID(id.Material))
+	return v
 }

@@ -102,6 +102,37 @@ func TestRunWritesWDLFilesOfABareKing(t *testing.T) {
 	}
 }
 
+// Version-3 WDL files (pairs streams) are written on request, recorded
+// without a reference list, verified from their tables, and kept by a
+// later run in the default format; asking for version 2 writes them anew.
+func TestRunWritesVersion3WDLFiles(t *testing.T) {
+	dir := t.TempDir()
+	profiles := []honour.Rules{honour.ThaiRules}
+	jobs := mustPlan(t, []tb.Material{tb.MustParseMaterial("KRvKN")}, profiles)
+	r := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), WDL: true, WDLVersion: probe.Version3, Profiles: profiles}
+	require.NoError(t, r.Run(context.Background(), jobs))
+	path := filepath.Join(dir, "KRvKN.thai.mtbw")
+	f, err := probe.OpenFile(path)
+	require.NoError(t, err)
+	require.Equal(t, probe.Version3, f.Header.Version)
+	f.Close()
+	sums, err := store.ReadChecksums(dir)
+	require.NoError(t, err)
+	require.Equal(t, mustSum(t, path), sums["KRvKN.thai.mtbw"])
+	v := &Verifier{Dir: dir, Threads: 2, Reference: store.RepositoryReferences()}
+	tally, err := v.Verify(context.Background(), []probe.ID{probe.DTMID(tb.MustParseMaterial("KRvKN"))})
+	require.NoError(t, err)
+	require.Zero(t, tally.Failed)
+	require.Equal(t, 2, tally.Files, "the table and its WDL file")
+
+	again := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), WDL: true, Profiles: profiles}
+	require.NoError(t, again.Run(context.Background(), jobs))
+	require.Equal(t, sums["KRvKN.thai.mtbw"], mustSum(t, path), "kept")
+	again.WDLVersion = probe.Version2
+	require.NoError(t, again.Run(context.Background(), jobs))
+	require.Equal(t, store.RepositoryReferences().V2["KRvKN.thai.mtbw"], mustSum(t, path), "version 2, its reference")
+}
+
 // A WDLWriter, which derives each side a version-2 file does not store
 // once for many files, writes the bytes the run wrote (their references).
 func TestWDLWriterWritesTheReference(t *testing.T) {

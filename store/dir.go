@@ -208,13 +208,13 @@ func (d *Dir) Version(id probe.ID) (int, bool) {
 }
 
 // WDLCurrent reports whether the WDL file of id (a DTB table's ID) is
-// present in the current form (bounds where captures decide) and was made
-// from the DTM file and, where it needs one, the DTB file beside it: the
-// data checksums its header records are theirs. The listing answers; no
-// file is opened.
-func (d *Dir) WDLCurrent(id probe.ID) bool {
+// present in the current form (bounds where captures decide), in format
+// version (any, when 0), and was made from the DTM file and, where it
+// needs one, the DTB file beside it: the data checksums its header
+// records are theirs. The listing answers; no file is opened.
+func (d *Dir) WDLCurrent(id probe.ID, version int) bool {
 	wdl, ok := d.Entry(id.WDLFileName())
-	if !ok || !wdl.Usable() || !wdl.Header.CapturesDecided() {
+	if !ok || !wdl.Usable() || !wdl.Header.CapturesDecided() || version != 0 && wdl.Version != version {
 		return false
 	}
 	dtm, ok := d.Entry(probe.DTMID(id.Material).FileName())
@@ -399,18 +399,22 @@ func (d *Dir) Forget(name string) {
 // the WDL files made from them, V2 for version-2 tables and theirs (the
 // two kinds of directory give the same names different bytes). A file
 // named in the list of its version must match it.
-type References struct{ V1, V2 map[string]string }
+type References struct{ V1, V2, V3 map[string]string }
 
 // RepositoryReferences returns the repository's lists, data.Checksums and
-// data.ChecksumsV2.
+// data.ChecksumsV2. Version-3 WDL files have no list yet: they are
+// recorded as they are made.
 func RepositoryReferences() References {
 	return References{V1: data.Checksums(), V2: data.ChecksumsV2()}
 }
 
 // Of returns the list of format version and its name for messages.
 func (r References) Of(version int) (map[string]string, string) {
-	if version == probe.Version2 {
+	switch version {
+	case probe.Version2:
 		return r.V2, data.ReferenceV2Name
+	case probe.Version3:
+		return r.V3, "the version-3 reference list"
 	}
 	return r.V1, data.ReferenceName
 }

@@ -205,6 +205,8 @@ func TestCLIMessages(t *testing.T) {
 		{[]string{"check", "--tables", filepath.Join(outside, "data"), "8/8/8/8/8/2k5/1R6/K7 w"}, "give the table directory with --tables DIR or $MAKRUKTB_PATH"},
 		{[]string{"verify", "--tables", dir, "KRvKR"}, "not found: no file " + filepath.Join(dir, "KRvKR.mtbm")},
 		{[]string{"verify", "--tables", outside}, "no tables in " + outside + "; give the table directory with --tables DIR"},
+		{[]string{"gen", "--tables", dir, "--wdl-format", "4", "KRvK"}, "--wdl-format 4: the WDL formats are 2 and 3"},
+		{[]string{"convert", "--tables", dir, "--wdl-format", "1"}, "--wdl-format 1: the WDL formats are 2 and 3"},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			r := runBinary(t, c.args...)

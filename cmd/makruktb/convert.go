@@ -15,7 +15,7 @@ import (
 
 func newConvertCommand() *cobra.Command {
 	var dir, profiles string
-	var format int
+	var format, wdlFormat int
 	cmd := &cobra.Command{
 		Use:   "convert [--tables DIR] [--format 2] [--wdl PROFILES] [MATERIAL...]",
 		Short: "Convert a directory of tables to format version 2 and write their WDL files, without regenerating",
@@ -39,6 +39,9 @@ WDL files of the tables it generates itself.`,
 			rules, err := honour.ParseList(profiles)
 			if err != nil {
 				return fmt.Errorf("--wdl: %w", err)
+			}
+			if err := checkWDLFormat(wdlFormat); err != nil {
+				return err
 			}
 			if format != 1 && format != 2 {
 				return fmt.Errorf("--format %d: the formats are 1 (leave the tables as they are) and 2", format)
@@ -65,11 +68,12 @@ WDL files of the tables it generates itself.`,
 				return err
 			}
 			d.Reference = referenceChecksums()
-			return pipeline.Convert(cmd.Context(), report, d, pipeline.Conversion{Materials: materials, Profiles: rules, Format: format, Named: len(args) > 0})
+			return pipeline.Convert(cmd.Context(), report, d, pipeline.Conversion{Materials: materials, Profiles: rules, Format: format, Named: len(args) > 0, WDLVersion: wdlFormat})
 		},
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().StringVar(&profiles, "wdl", "thai,cambodian", "rule profiles to write WDL files for (comma-separated)")
+	addWDLFormatFlag(cmd, &wdlFormat)
 	cmd.Flags().IntVar(&format, "format", 1, "2: rewrite the DTM and DTB tables as version-2 files first (gen writes version 2 already); 1 leaves the tables as they are and writes the WDL files only")
 	return cmd
 }

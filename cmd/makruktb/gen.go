@@ -17,7 +17,7 @@ import (
 
 func newGenCommand() *cobra.Command {
 	var dir, scratch, dtbProfiles, game string
-	var threads, maxPieces, format int
+	var threads, maxPieces, format, wdlFormat int
 	var memory int64
 	var force, timings, noVerify, noWDL, allOutOfCore bool
 	var every time.Duration
@@ -76,6 +76,9 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 			if scratch == "" {
 				scratch, scratchFlag = dir, "--tables"
 			}
+			if err := checkWDLFormat(wdlFormat); err != nil {
+				return err
+			}
 			if format != 1 && format != 2 {
 				return fmt.Errorf("--format %d: the formats are 1 and 2", format)
 			}
@@ -95,7 +98,7 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 				}
 			}
 			r := &pipeline.Runner{Dir: dir, Scratch: scratch, Memory: memory, Threads: threads, Force: force, Verify: !noVerify,
-				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL, Profiles: p.profiles, AllOutOfCore: allOutOfCore, Format: format,
+				CheckpointEvery: every, Reference: referenceChecksums(), WDL: !noWDL, WDLVersion: wdlFormat, Profiles: p.profiles, AllOutOfCore: allOutOfCore, Format: format,
 				Report: &console.Printer{Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr(), Timings: timings}}
 			return r.Run(cmd.Context(), jobs)
 		},
@@ -111,6 +114,7 @@ count starts now, what an engine probes in its search (--no-wdl skips it).`,
 	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "record a table without a reference checksum without checking its values against their successors first")
 	cmd.Flags().BoolVar(&allOutOfCore, "out-of-core", false, "generate every table out of core, whatever --memory allows (for a machine whose memory other work needs, and for tests of the out-of-core path)")
 	cmd.Flags().BoolVar(&noWDL, "no-wdl", false, "do not write the WDL files of the --dtb profiles")
+	addWDLFormatFlag(cmd, &wdlFormat)
 	cmd.Flags().IntVar(&format, "format", pipeline.DefaultFormat, "format version of the tables written: 2 (one side to move stored, about a third of the size of version 1; a table made out of core is written in version 1), or 1 (both sides, byte for byte data/checksums.txt)")
 	cmd.Flags().StringVar(&dtbProfiles, "dtb", "thai,cambodian", "rule profiles to generate DTB tables for (comma-separated; \"none\" for no DTB)")
 	addGameFlag(cmd, &game)
@@ -147,3 +151,16 @@ type plan struct {
 // referenceChecksums are the checksums gen and verify hold the tables to:
 // the repository's (tests change them).
 var referenceChecksums = store.RepositoryReferences
+
+// addWDLFormatFlag adds --wdl-format, the format of the WDL files written.
+func addWDLFormatFlag(cmd *cobra.Command, version *int) {
+	cmd.Flags().IntVar(version, "wdl-format", 0, "format of the WDL files written: 2 (zstd blocks, byte for byte data/checksums-v2.txt) or 3 (Re-Pair streams in 64-byte blocks, probed straight from the file with no cache; smaller for five pieces; no reference list yet). Default: 2, a file of either version made from the tables beside it kept")
+}
+
+// checkWDLFormat refuses a --wdl-format that is not a WDL file's format.
+func checkWDLFormat(version int) error {
+	if version != 0 && version != probe.Version2 && version != probe.Version3 {
+		return fmt.Errorf("--wdl-format %d: the WDL formats are %d and %d", version, probe.Version2, probe.Version3)
+	}
+	return nil
+}
