@@ -101,6 +101,41 @@ func BenchmarkWDLWarm(b *testing.B) {
 	}
 }
 
+// BenchmarkWDLRandom: WDL probes of 65 536 random KRvKN positions (thai)
+// from a version-2 file (zstd blocks of 256 Ki values) with the default
+// cache, which soon holds the whole decompressed table, and with a cache
+// of one block, where most probes decompress one; and from a version-3
+// file (pairs streams), which keeps no cache at all.
+func BenchmarkWDLRandom(b *testing.B) {
+	ps, _ := positions(b, "KRvKN", 1<<16)
+	m := tb.MustParseMaterial("KRvKN")
+	for _, c := range []struct {
+		name    string
+		version int
+		opts    []probe.Option
+	}{
+		{"v2-cache-64MiB", probe.Version2, nil},
+		{"v2-cache-one-block", probe.Version2, []probe.Option{probe.WithCacheBytes(probe.WDLBlockSize)}},
+		{"v3-no-cache", probe.Version3, nil},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			tables, err := probe.Open(wdlDirVersion(b, m, &honour.ThaiRules, c.version), c.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer tables.Close()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := tables.WDL(&ps[i&(1<<16-1)], &honour.ThaiRules); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
 // BenchmarkWDLCaptures: BenchmarkWDLWarm on KRvKS, whose WDL file stores
 // bounds where captures decide for Black (its captures of the rook draw):
 // a Black probe stored below a cursed win searches its captures, each a
