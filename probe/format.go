@@ -128,6 +128,9 @@ type Header struct {
 	// file and of the DTB file (0 when the material has none) it was
 	// computed from.
 	DTMCRC, DTBCRC uint32
+	// Orders are, in a version-3 WDL file, the order of the index's
+	// digits each side's stream is stored in (see order.go).
+	Orders [2][]uint8
 }
 
 // blocksPerSide returns ⌈Size / BlockSize⌉, or 1 for a pairs stream.
@@ -219,6 +222,12 @@ func (h *Header) marshal() []byte {
 	if h.Metric == WDL {
 		b = binary.LittleEndian.AppendUint32(b, h.DTMCRC)
 		b = binary.LittleEndian.AppendUint32(b, h.DTBCRC)
+	}
+	if h.Version == Version3 {
+		for _, o := range h.Orders {
+			b = append(b, byte(len(o)))
+			b = append(b, o...)
+		}
 	}
 	for _, o := range h.Offsets {
 		b = binary.LittleEndian.AppendUint64(b, o)

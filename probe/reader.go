@@ -45,8 +45,16 @@ type File struct {
 	// given (SetDerived).
 	derived [2]*value.Array
 	// streams are a version-3 WDL file's sides, read into memory on open:
-	// the compressed file is all a probe of it needs.
+	// the compressed file is all a probe of it needs; orders map an index
+	// to its place in its side's stream, and decoded holds a side decoded
+	// whole in the index's order, for Range, once it is asked for.
 	streams [2]*pairs.Stream
+	orders  [2]*digitOrder
+	decoded [2]struct {
+		once sync.Once
+		raw  []byte
+		err  error
+	}
 	// buffers recycles the blocks that passes over many of them (Range,
 	// LoadAll) decode into: a block's worth of garbage per pass of a
 	// king pair lets the heap grow by the collector's allowance, a fifth
@@ -140,6 +148,13 @@ func NewFile(r io.ReaderAt, size int64, name string) (*File, error) {
 // readStreams reads and parses the pairs streams of a version-3 WDL file.
 func (t *File) readStreams() error {
 	h := &t.Header
+	for side, o := range h.Orders {
+		d, err := newDigitOrder(t.Space, o)
+		if err != nil {
+			return t.corrupt(0, "%v to move: %v", tb.Color(side).Name(), err)
+		}
+		t.orders[side] = d
+	}
 	for k := range h.Blocks {
 		lo, hi := h.Offsets[k], h.Offsets[k+1]
 		b := make([]byte, hi-lo)
@@ -269,6 +284,11 @@ func (t *File) readHeader(size int64) error {
 	if h.Metric == WDL {
 		h.DTMCRC, h.DTBCRC = c.u32(), c.u32()
 	}
+	if h.Version == Version3 {
+		for side := range h.Orders {
+			h.Orders[side] = c.bytes(int(c.u8()))
+		}
+	}
 	if c.bad {
 		return t.corrupt(int64(len(prefix)), "header truncated")
 	}
@@ -376,11 +396,17 @@ func (t *File) rawBlockInto(k int, raw, comp []byte) ([]byte, []byte, error) {
 		return nil, comp, fmt.Errorf("%s: block %d out of range", t.name, k)
 	}
 	if h.Codec == codecPairs {
-		raw, err := t.streams[t.sideOf(k)].AppendRange(raw[:0], 0, h.Size)
+		side := t.sideOf(k)
+		stored, err := t.streams[side].AppendRange(comp[:0], 0, h.Size)
 		if err != nil {
-			return nil, comp, t.corrupt(t.dataStart+int64(h.Offsets[k]), "stream %d: %v", k, err)
+			return nil, stored, t.corrupt(t.dataStart+int64(h.Offsets[k]), "stream %d: %v", k, err)
 		}
-		return raw, comp, nil
+		raw = slices.Grow(raw[:0], len(stored))[:len(stored)]
+		o := t.orders[side]
+		for i := range raw {
+			raw[i] = stored[o.stored(uint64(i))]
+		}
+		return raw, stored, nil
 	}
 	lo, hi := h.Offsets[k], h.Offsets[k+1]
 	comp = slices.Grow(comp[:0], int(hi-lo))[:hi-lo]
@@ -438,15 +464,13 @@ func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.V
 		return nil, fmt.Errorf("%s: %v to move: %w", t.name, side.Name(), ErrNotStored)
 	}
 	dst = dst[:0]
-	if s := t.streams[side]; s != nil {
-		bufs := t.getBuffers()
-		defer t.buffers.Put(bufs)
-		raw, err := s.AppendRange(bufs.raw[:0], lo, hi)
-		bufs.raw = raw
-		if err != nil {
-			return nil, t.corrupt(t.dataStart+int64(t.Header.Offsets[t.first[side]]), "%v to move: %v", side.Name(), err)
+	if t.streams[side] != nil {
+		d := &t.decoded[side]
+		d.once.Do(func() { d.raw, _, d.err = t.rawBlockInto(t.first[side], nil, nil) })
+		if d.err != nil {
+			return nil, d.err
 		}
-		for _, c := range raw {
+		for _, c := range d.raw[lo:hi] {
 			dst = append(dst, value.Value(c))
 		}
 		return dst, nil

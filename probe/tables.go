@@ -502,7 +502,7 @@ func bestMove(p *tb.Position, mated value.Value, valueOf func(*tb.Position) (val
 func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (value.Value, error) {
 	f := lf.file
 	if s := f.streams[side]; s != nil { // read straight from the file's bytes
-		c, err := s.At(i)
+		c, err := s.At(f.orders[side].stored(i))
 		if err != nil {
 			return 0, f.corrupt(f.dataStart+int64(f.Header.Offsets[f.first[side]]), "%v to move, index %d: %v", side.Name(), i, err)
 		}

@@ -147,11 +147,14 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables, vers
 }
 
 // encodeWDLPairs writes a version-3 WDL file with header h (index and
-// sources filled in): each side's codes as one pairs stream. With subs,
-// a side where every capture's bound is sound is also encoded with the
-// positions where a capture decides storing the code before them (as
-// encodeWDL stores them, WDLBlockSize indices at a time), and stored so
-// when that stream is at most three quarters of the other (Captures).
+// sources filled in): each side's codes as one pairs stream, in the order
+// of the index's digits (order.go) whose stream is smallest, holes filled
+// with the code before them in that order. With subs, a side where every
+// capture's bound is sound is also encoded with the positions where a
+// capture decides storing the code before them in the index's order (as
+// encodeWDL stores them, WDLBlockSize indices at a time), in its own best
+// order, and stored so when that stream is at most three quarters of the
+// other (Captures).
 func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, codes func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error)) (int64, error) {
 	space, err := index.NewGame(h.Game, h.Material)
 	if err != nil {
@@ -159,6 +162,7 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 	}
 	h.Version, h.Codec, h.Captures = Version3, codecPairs, 0
 	h.BlockSize, h.Blocks = 0, 2
+	ctx := context.Background()
 	chunks := int64((h.Size + WDLBlockSize - 1) / WDLBlockSize)
 	chunk := func(u int64) (lo, hi uint64) {
 		lo = uint64(u) * WDLBlockSize
@@ -167,7 +171,7 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 	streams := make([][]byte, 2)
 	for side := tb.White; side <= tb.Black; side++ {
 		plain := make([]byte, h.Size)
-		err := parallel.For(context.Background(), chunks, 0, func(u int64) error {
+		err := parallel.For(ctx, chunks, 0, func(u int64) error {
 			lo, hi := chunk(u)
 			out, err := codes(side, lo, hi, make([]byte, 0, hi-lo))
 			if err == nil && uint64(len(out)) != hi-lo {
@@ -179,14 +183,43 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 		if err != nil {
 			return 0, err
 		}
-		if streams[side], err = pairs.Encode(plain); err != nil {
+		legal := make([]bool, h.Size)
+		err = parallel.For(ctx, int64(space.KingPairs()), 0, func(k int64) error {
+			space.Walk(int(k), side, func(i uint64, _ *tb.Position) { legal[i] = true })
+			return nil
+		}, nil)
+		if err != nil {
 			return 0, err
 		}
+		// Each form in the order of the digits whose stream is smallest.
+		best := func(codes []byte) (*digitOrder, []byte, error) {
+			var bestOrder *digitOrder
+			var bestStream []byte
+			for _, order := range digitOrders(1 + len(space.Groups())) {
+				o, err := newDigitOrder(space, order)
+				if err != nil {
+					return nil, nil, err
+				}
+				enc, err := pairs.Encode(reordered(codes, legal, o))
+				if err != nil {
+					return nil, nil, err
+				}
+				if bestOrder == nil || len(enc) < len(bestStream) {
+					bestOrder, bestStream = o, enc
+				}
+			}
+			return bestOrder, bestStream, nil
+		}
+		order, stream, err := best(plain)
+		if err != nil {
+			return 0, err
+		}
+		h.Orders[side], streams[side] = order.order, stream
 		if subs == nil {
 			continue
 		}
 		var unsound atomic.Bool
-		err = parallel.For(context.Background(), chunks, 0, func(u int64) error {
+		err = parallel.For(ctx, chunks, 0, func(u int64) error {
 			lo, hi := chunk(u)
 			ok, err := boundCodes(subs, r, space, side, lo, plain[lo:hi])
 			if !ok {
@@ -200,16 +233,41 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 		if unsound.Load() {
 			continue
 		}
-		bounded, err := pairs.Encode(plain)
+		order, bounded, err := best(plain)
 		if err != nil {
 			return 0, err
 		}
 		if 4*len(bounded) <= 3*len(streams[side]) {
-			streams[side] = bounded
+			h.Orders[side], streams[side] = order.order, bounded
 			h.Captures |= 1 << side
 		}
 	}
 	return writePacked(w, &h, streams)
+}
+
+// reordered returns the codes in order o, each hole (legal false) holding
+// the code before it in that order.
+func reordered(codes []byte, legal []bool, o *digitOrder) []byte {
+	out := make([]byte, len(codes))
+	hole := make([]bool, len(codes))
+	const step = 1 << 16
+	// Each index goes to its own place: the workers write apart.
+	_ = parallel.For(context.Background(), int64((len(codes)+step-1)/step), 0, func(u int64) error {
+		for i := int(u) * step; i < min(int(u+1)*step, len(codes)); i++ {
+			j := o.stored(uint64(i))
+			out[j], hole[j] = codes[i], !legal[i]
+		}
+		return nil
+	}, nil)
+	var prev byte
+	for j := range out {
+		if hole[j] {
+			out[j] = prev
+		} else {
+			prev = out[j]
+		}
+	}
+	return out
 }
 
 // encodeWDL writes a WDL file with header h (index and sources filled
@@ -458,11 +516,13 @@ func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules, subs *T
 			}
 			stored := wdlCategory(raw[i])
 			found := stored
+			// A hole holds whatever its writer chose (version 3: the code
+			// before it in the stream's order).
+			p, legal := wdl.Space.Position(lo+uint64(i), side)
+			if !legal && (h.CapturesDecide(side) || h.Version == Version3) {
+				continue
+			}
 			if h.CapturesDecide(side) {
-				p, legal := wdl.Space.Position(lo+uint64(i), side)
-				if !legal {
-					continue
-				}
 				if stored < honour.CursedWin {
 					bound, err := subs.captureBound(&p, r)
 					if err != nil {
