@@ -3,6 +3,7 @@ package probe_test
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/makruktb/makruktb/probe"
@@ -134,6 +135,27 @@ func BenchmarkWDLRandom(b *testing.B) {
 			}
 		})
 	}
+	// Every thread probing the one version-3 file: nothing is shared
+	// but the file's bytes, read only.
+	b.Run("v3-no-cache-parallel", func(b *testing.B) {
+		tables, err := probe.Open(wdlDirVersion(b, m, &honour.ThaiRules, probe.Version3))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer tables.Close()
+		var next atomic.Int64
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			i := int(next.Add(1)) << 12
+			for pb.Next() {
+				if _, err := tables.WDL(&ps[i&(1<<16-1)], &honour.ThaiRules); err != nil {
+					b.Error(err)
+					return
+				}
+				i++
+			}
+		})
+	})
 }
 
 // BenchmarkWDLCaptures: BenchmarkWDLWarm on KRvKS, whose WDL file stores
