@@ -133,7 +133,7 @@ test: fmt-check tidy-check vet lint ctest race
 # skips them to stay within ten minutes, CI runs them after it.
 test-long:
 	MAKRUKTB_LONG=1 $(GO) test -count=1 -timeout 60m ./index ./probe ./retro ./uci ./cmd/makruktb \
-		-run 'TestFullBoardExhaustive4|TestWDLFilesUpToFourPieces|TestVersion2AnswersAsVersion1|TestKhonTablesEveryTime|TestKill9|TestQuitRelaysEverything'
+		-run 'TestFullBoardExhaustive4|TestWDLFilesUpToFourPieces|TestVersion2AnswersAsVersion1|TestWDLVersion3AnswersAsVersion2|TestKhonTablesEveryTime|TestKill9|TestQuitRelaysEverything'
 
 # The concurrent code under the race detector, on small tables so that it
 # stays fast: the prober and its block cache, the parallel writer and
