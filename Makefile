@@ -128,7 +128,8 @@ test: fmt-check tidy-check vet lint ctest race
 	$(GO) test -timeout 30m ./...
 
 # The tests that take minutes (every placement and every WDL file up to
-# four pieces, the version-2 tables against version 1, the Khon tables
+# four pieces, the version-2 tables against version 1, KSvKM's version-3
+# WDL files against version 2, the Khon tables
 # twelve times, kills at two moments, 200 engine sessions): make test
 # skips them to stay within ten minutes, CI runs them after it.
 test-long:
