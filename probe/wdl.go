@@ -183,9 +183,15 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 		if err != nil {
 			return 0, err
 		}
-		legal := make([]bool, h.Size)
+		// free[i] is freeCode|c where any code up to c may be stored: at a
+		// hole any code (c the highest), in the bounded form also where a
+		// capture decides (c the category); 0 where the code is exact.
+		free := make([]byte, h.Size)
+		for i := range free {
+			free[i] = freeCode | wdlCode(honour.Win)
+		}
 		err = parallel.For(ctx, int64(space.KingPairs()), 0, func(k int64) error {
-			space.Walk(int(k), side, func(i uint64, _ *tb.Position) { legal[i] = true })
+			space.Walk(int(k), side, func(i uint64, _ *tb.Position) { free[i] = 0 })
 			return nil
 		}, nil)
 		if err != nil {
@@ -200,7 +206,7 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 				if err != nil {
 					return nil, nil, err
 				}
-				enc, err := pairs.Encode(reordered(codes, legal, o))
+				enc, err := pairs.Encode(reordered(codes, free, o))
 				if err != nil {
 					return nil, nil, err
 				}
@@ -221,7 +227,7 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 		var unsound atomic.Bool
 		err = parallel.For(ctx, chunks, 0, func(u int64) error {
 			lo, hi := chunk(u)
-			ok, err := boundCodes(subs, r, space, side, lo, plain[lo:hi])
+			ok, err := captureFree(subs, r, space, side, lo, plain[lo:hi], free[lo:hi])
 			if !ok {
 				unsound.Store(true)
 			}
@@ -245,29 +251,60 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 	return writePacked(w, &h, streams)
 }
 
-// reordered returns the codes in order o, each hole (legal false) holding
-// the code before it in that order.
-func reordered(codes []byte, legal []bool, o *digitOrder) []byte {
+// freeCode marks, in encodeWDLPairs' free codes, an index whose code the
+// writer may choose up to a ceiling (the low bits).
+const freeCode = 0x80
+
+// reordered returns the codes in order o, each free one (see
+// encodeWDLPairs) holding the code before it in that order when that is
+// not above its ceiling.
+func reordered(codes, free []byte, o *digitOrder) []byte {
 	out := make([]byte, len(codes))
-	hole := make([]bool, len(codes))
+	ceiling := make([]byte, len(codes))
 	const step = 1 << 16
 	// Each index goes to its own place: the workers write apart.
 	_ = parallel.For(context.Background(), int64((len(codes)+step-1)/step), 0, func(u int64) error {
 		for i := int(u) * step; i < min(int(u+1)*step, len(codes)); i++ {
 			j := o.stored(uint64(i))
-			out[j], hole[j] = codes[i], !legal[i]
+			out[j], ceiling[j] = codes[i], free[i]
 		}
 		return nil
 	}, nil)
 	var prev byte
-	for j := range out {
-		if hole[j] {
+	for j, f := range ceiling {
+		if f&freeCode != 0 && prev <= f&^freeCode {
 			out[j] = prev
-		} else {
-			prev = out[j]
 		}
+		prev = out[j]
 	}
 	return out
+}
+
+// captureFree marks free, up to its category, each legal index of side
+// from lo whose captures' bound equals its category (encodeWDLPairs'
+// bounded form); false when a bound exceeds a category.
+func captureFree(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color, lo uint64, codes, free []byte) (bool, error) {
+	for j, c := range codes {
+		if free[j] != 0 {
+			continue // a hole
+		}
+		cat := wdlCategory(c)
+		if cat == honour.Win { // no bound reaches a win
+			continue
+		}
+		p, _ := space.Position(lo+uint64(j), side)
+		bound, err := subs.captureBound(&p, r)
+		if err != nil {
+			return false, err
+		}
+		switch {
+		case bound > cat:
+			return false, nil
+		case bound == cat:
+			free[j] = freeCode | c
+		}
+	}
+	return true, nil
 }
 
 // encodeWDL writes a WDL file with header h (index and sources filled
