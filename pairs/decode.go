@@ -140,17 +140,25 @@ func (s *Stream) entry(e uint64) (block int, offset uint64) {
 	return int(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint16(b[4:]))
 }
 
+// locate returns the block holding value i (below n) and its offset
+// there: the sparse entry, then a walk over the blocks' counts, which
+// Parse checked add up.
+func (s *Stream) locate(i uint64) (block int, offset uint64) {
+	block, offset = s.entry(i >> s.sparseShift)
+	offset += i & (1<<s.sparseShift - 1)
+	for offset >= s.count(block) {
+		offset -= s.count(block)
+		block++
+	}
+	return block, offset
+}
+
 // At returns value i. An error says the block holding it is corrupt.
 func (s *Stream) At(i uint64) (byte, error) {
 	if i >= s.n {
 		return 0, fmt.Errorf("pairs: value %d of %d", i, s.n)
 	}
-	block, off := s.entry(i >> s.sparseShift)
-	off += i & (1<<s.sparseShift - 1)
-	for off >= s.count(block) {
-		off -= s.count(block)
-		block++ // Parse checked the counts add up: i is in a block
-	}
+	block, off := s.locate(i)
 	// Decode the block's codes until the symbol that covers off.
 	first := uint(block) << s.blockShift
 	end := (first + 1<<s.blockShift) * 8
@@ -190,12 +198,7 @@ func (s *Stream) AppendRange(dst []byte, lo, hi uint64) ([]byte, error) {
 	if lo == hi {
 		return dst, nil
 	}
-	block, off := s.entry(lo >> s.sparseShift)
-	off += lo & (1<<s.sparseShift - 1)
-	for off >= s.count(block) {
-		off -= s.count(block)
-		block++
-	}
+	block, off := s.locate(lo)
 	need := hi - lo
 	for {
 		first := uint(block) << s.blockShift

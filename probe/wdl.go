@@ -280,6 +280,21 @@ func reordered(codes, free []byte, o *digitOrder) []byte {
 	return out
 }
 
+// capturesDecide reports whether the captures of the legal position p,
+// of code c, give its category (their bound equals it), and whether their
+// bound is sound there (not above it). No bound reaches a win.
+func capturesDecide(subs *Tables, r *honour.Rules, p *tb.Position, c byte) (decides, sound bool, err error) {
+	cat := wdlCategory(c)
+	if cat == honour.Win {
+		return false, true, nil
+	}
+	bound, err := subs.captureBound(p, r)
+	if err != nil {
+		return false, false, err
+	}
+	return bound == cat, bound <= cat, nil
+}
+
 // captureFree marks free, up to its category, each legal index of side
 // from lo whose captures' bound equals its category (encodeWDLPairs'
 // bounded form); false when a bound exceeds a category.
@@ -288,19 +303,12 @@ func captureFree(subs *Tables, r *honour.Rules, space *index.Space, side tb.Colo
 		if free[j] != 0 {
 			continue // a hole
 		}
-		cat := wdlCategory(c)
-		if cat == honour.Win { // no bound reaches a win
-			continue
-		}
 		p, _ := space.Position(lo+uint64(j), side)
-		bound, err := subs.captureBound(&p, r)
-		if err != nil {
+		decides, sound, err := capturesDecide(subs, r, &p, c)
+		if err != nil || !sound {
 			return false, err
 		}
-		switch {
-		case bound > cat:
-			return false, nil
-		case bound == cat:
+		if decides {
 			free[j] = freeCode | c
 		}
 	}
@@ -405,19 +413,11 @@ func boundCodes(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color
 			codes[j] = prev
 			continue
 		}
-		cat := wdlCategory(c)
-		if cat == honour.Win { // no bound reaches a win
-			prev = c
-			continue
-		}
-		bound, err := subs.captureBound(&p, r)
-		if err != nil {
+		decides, sound, err := capturesDecide(subs, r, &p, c)
+		if err != nil || !sound {
 			return false, err
 		}
-		switch {
-		case bound > cat:
-			return false, nil
-		case bound == cat && prev <= c:
+		if decides && prev <= c {
 			codes[j] = prev
 		}
 		prev = codes[j]
