@@ -26,7 +26,12 @@ const (
 	// larger block makes a smaller stream, but a read decodes half a
 	// block on average.
 	maxBlockShift = 6
-	version       = 1
+	// sparseBlocks is the number of blocks, about, between two entries
+	// of the sparse index: an entry costs 6 bytes, a block's count 2, and
+	// a read walks over half of them on average (KRvKN: 7.6% smaller
+	// than an entry per block, 6% slower).
+	sparseBlocks = 8
+	version      = 1
 )
 
 // Encode compresses values (see the package doc).
@@ -205,11 +210,11 @@ func (g *grammar) emit(n uint64, seq []uint16, c *code, shift uint) []byte {
 	if values > 0 {
 		flush()
 	}
-	// The sparse index: a step about the values of a block, so that a
-	// walk crosses about one block.
+	// The sparse index: a step of about sparseBlocks blocks' values, so
+	// that a walk crosses half that many on average.
 	sparseShift := uint(0)
 	if len(counts) > 0 {
-		if avg := n / uint64(len(counts)); avg > 1 {
+		if avg := n * sparseBlocks / uint64(len(counts)); avg > 1 {
 			sparseShift = uint(bits.Len64(avg) - 1)
 		}
 	}
