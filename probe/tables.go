@@ -576,8 +576,9 @@ func (t *Tables) fromWDLFile(p *tb.Position, r *honour.Rules, legal bool) (honou
 		return 0, false, lf.file.corrupt(lf.file.dataStart+int64(lf.file.Header.Offsets[b]), "block %d: category code %d", b, v)
 	}
 	c := wdlCategory(byte(v))
-	if c < honour.CursedWin && lf.file.Header.CapturesDecide(s.side) {
-		bound, err := t.captureBound(p, r)
+	h := &lf.file.Header
+	if baring := h.BaringCapturesExact(); c < boundTop(baring) && h.CapturesDecide(s.side) {
+		bound, err := t.captureBound(p, r, baring)
 		if err != nil {
 			return 0, false, err
 		}
@@ -592,17 +593,21 @@ const noBound = honour.Loss - 1
 // captureBound returns the least category the side to move in p is sure
 // of by a capture when the count starts in p: for each capture, the
 // opposite of the category of the position after it under a fresh
-// count, except that a win after it (the mover's loss) counts as a loss
-// and a loss after it (the mover's win) as a cursed win. The count that
-// runs after a capture is older than a fresh one (or is fresh), and an
-// older count can only turn a win into a cursed win, so the bound holds
-// under every profile whose limits do not grow as pieces go; the writer
-// checks that it holds at every position before it relies on it
-// (encodeWDL). It is noBound when p has no capture.
-func (t *Tables) captureBound(p *tb.Position, r *honour.Rules) (honour.Category, error) {
+// count, except that a loss after it (the mover's win) counts as a
+// cursed win. The count that runs after a capture is older than a fresh
+// one (or is fresh), and an older count can only turn a win into a
+// cursed win, so the bound holds under every profile whose limits do not
+// grow as pieces go; the writer checks that it holds at every position
+// before it relies on it (encodeWDL). With baring, a capture that leaves
+// the other side a bare king is worth exactly the opposite of the
+// position after it, a win included: the pieces' count starts there
+// afresh (version 3's bounds; Header.BaringCapturesExact). It is noBound
+// when p has no capture.
+func (t *Tables) captureBound(p *tb.Position, r *honour.Rules, baring bool) (honour.Category, error) {
 	if !p.MayCapture() { // most positions: spares generating the moves
 		return noBound, nil
 	}
+	top := boundTop(baring)
 	var captures tb.MoveList
 	p.LegalCaptures(&captures)
 	bound := noBound
@@ -613,17 +618,21 @@ func (t *Tables) captureBound(p *tb.Position, r *honour.Rules) (honour.Category,
 		if err != nil {
 			return 0, err
 		}
-		switch c {
-		case honour.Win:
-			c = honour.Loss
-		case honour.Loss:
+		c = c.Opposite()
+		if c == honour.Win && !(baring && q.Bare(q.Side)) {
 			c = honour.CursedWin
-		default:
-			c = c.Opposite()
 		}
-		if bound = max(bound, c); bound == honour.CursedWin {
+		if bound = max(bound, c); bound == top {
 			break // no capture bounds higher
 		}
 	}
 	return bound, nil
+}
+
+// boundTop is the highest category captureBound gives.
+func boundTop(baring bool) honour.Category {
+	if baring {
+		return honour.Win
+	}
+	return honour.CursedWin
 }

@@ -270,25 +270,61 @@ func reordered(codes, free []byte, o *digitOrder) []byte {
 		}
 		return nil
 	}, nil)
-	var prev byte
-	for j, f := range ceiling {
-		if f&freeCode != 0 && prev <= f&^freeCode {
-			out[j] = prev
-		}
-		prev = out[j]
-	}
+	fillFree(out, ceiling)
 	return out
+}
+
+// fillFree chooses the free codes of out (ceiling[j] freeCode|c: any
+// code up to c) to lengthen runs, a run of free codes at a time: with
+// the code before the run when that fits every ceiling in it and itself
+// continues a run, else with the code after it when that fits and
+// continues one (or the code before does not fit), else with the code
+// before when it fits; otherwise each free code takes the one before it
+// when that fits its ceiling, and keeps its own code if not.
+func fillFree(out, ceiling []byte) {
+	isFree := func(j int) bool { return ceiling[j]&freeCode != 0 }
+	for j := 0; j < len(out); {
+		if !isFree(j) {
+			j++
+			continue
+		}
+		k, top := j, byte(0xff)
+		for ; k < len(out) && isFree(k); k++ {
+			top = min(top, ceiling[k]&^freeCode)
+		}
+		prevFits := j > 0 && out[j-1] <= top
+		nextFits := k < len(out) && out[k] <= top
+		fill, whole := byte(0), true
+		switch {
+		case prevFits && j > 1 && out[j-2] == out[j-1]:
+			fill = out[j-1]
+		case nextFits && (!prevFits || k+1 < len(out) && !isFree(k+1) && out[k+1] == out[k]):
+			fill = out[k]
+		case prevFits:
+			fill = out[j-1]
+		default:
+			whole = false
+		}
+		for ; j < k; j++ {
+			switch {
+			case whole:
+				out[j] = fill
+			case j > 0 && out[j-1] <= ceiling[j]&^freeCode:
+				out[j] = out[j-1]
+			}
+		}
+	}
 }
 
 // capturesDecide reports whether the captures of the legal position p,
 // of code c, give its category (their bound equals it), and whether their
-// bound is sound there (not above it). No bound reaches a win.
-func capturesDecide(subs *Tables, r *honour.Rules, p *tb.Position, c byte) (decides, sound bool, err error) {
+// bound is sound there (not above it). baring: as captureBound's.
+func capturesDecide(subs *Tables, r *honour.Rules, p *tb.Position, c byte, baring bool) (decides, sound bool, err error) {
 	cat := wdlCategory(c)
-	if cat == honour.Win {
+	if cat > boundTop(baring) {
 		return false, true, nil
 	}
-	bound, err := subs.captureBound(p, r)
+	bound, err := subs.captureBound(p, r, baring)
 	if err != nil {
 		return false, false, err
 	}
@@ -304,7 +340,7 @@ func captureFree(subs *Tables, r *honour.Rules, space *index.Space, side tb.Colo
 			continue // a hole
 		}
 		p, _ := space.Position(lo+uint64(j), side)
-		decides, sound, err := capturesDecide(subs, r, &p, c)
+		decides, sound, err := capturesDecide(subs, r, &p, c, true)
 		if err != nil || !sound {
 			return false, err
 		}
@@ -413,7 +449,7 @@ func boundCodes(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color
 			codes[j] = prev
 			continue
 		}
-		decides, sound, err := capturesDecide(subs, r, &p, c)
+		decides, sound, err := capturesDecide(subs, r, &p, c, false)
 		if err != nil || !sound {
 			return false, err
 		}
@@ -560,8 +596,8 @@ func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules, subs *T
 				continue
 			}
 			if h.CapturesDecide(side) {
-				if stored < honour.CursedWin {
-					bound, err := subs.captureBound(&p, r)
+				if baring := h.BaringCapturesExact(); stored < boundTop(baring) {
+					bound, err := subs.captureBound(&p, r, baring)
 					if err != nil {
 						return err
 					}
