@@ -148,13 +148,13 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables, vers
 
 // encodeWDLPairs writes a version-3 WDL file with header h (index and
 // sources filled in): each side's codes as one pairs stream, in the order
-// of the index's digits (order.go) whose stream is smallest, holes filled
-// with the code before them in that order. With subs, a side where every
-// capture's bound is sound is also encoded with the positions where a
-// capture decides storing the code before them in the index's order (as
-// encodeWDL stores them, WDLBlockSize indices at a time), in its own best
-// order, and stored so when that stream is at most three quarters of the
-// other (Captures).
+// of the index's digits (order.go) whose stream is smallest, the codes of
+// holes free (fillFree chooses them). With subs, a side where every
+// capture's bound is sound is also encoded with the codes where a capture
+// decides free up to their category (captureFree), in its own best order,
+// and stored so when that stream is the smaller (Captures): a probe then
+// searches the captures where the stored code is below a win, as
+// Syzygy's probers always do.
 func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, codes func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error)) (int64, error) {
 	space, err := index.NewGame(h.Game, h.Material)
 	if err != nil {
@@ -243,7 +243,7 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 		if err != nil {
 			return 0, err
 		}
-		if 4*len(bounded) <= 3*len(streams[side]) {
+		if len(bounded) < len(streams[side]) {
 			h.Orders[side], streams[side] = order.order, bounded
 			h.Captures |= 1 << side
 		}
