@@ -79,6 +79,19 @@ func (o *digitOrder) stored(i uint64) uint64 {
 	return s
 }
 
+// index returns the index stored at place j of the stream (stored's
+// inverse).
+func (o *digitOrder) index(j uint64) uint64 {
+	if o.identity {
+		return j
+	}
+	i := j / o.weights[0] % o.sizes[0] * o.per
+	for g, stride := range o.strides {
+		i += j / o.weights[g+1] % o.sizes[g+1] * stride
+	}
+	return i
+}
+
 // digitOrders lists every order of n digits, the index's own first.
 func digitOrders(n int) [][]uint8 {
 	if n == 1 {

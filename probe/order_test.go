@@ -26,8 +26,8 @@ func TestDigitOrders(t *testing.T) {
 		hit := make([]bool, space.Size())
 		for i := range space.Size() {
 			j := o.stored(i)
-			if j >= space.Size() || hit[j] || o.identity && i != j {
-				t.Fatalf("order %v: index %d at %d (taken: %v)", order, i, j, j < space.Size() && hit[j])
+			if j >= space.Size() || hit[j] || o.identity && i != j || o.index(j) != i {
+				t.Fatalf("order %v: index %d at %d (taken: %v), back to %d", order, i, j, j < space.Size() && hit[j], o.index(j))
 			}
 			hit[j] = true
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -183,12 +184,11 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 		if err != nil {
 			return 0, err
 		}
-		// free[i] is freeCode|c where any code up to c may be stored: at a
-		// hole any code (c the highest), in the bounded form also where a
-		// capture decides (c the category); 0 where the code is exact.
+		// free[i] says where the writer may choose the code: freeHole at a
+		// hole, freeCapture|c where a capture decides (category c).
 		free := make([]byte, h.Size)
 		for i := range free {
-			free[i] = freeCode | wdlCode(honour.Win)
+			free[i] = freeHole
 		}
 		err = parallel.For(ctx, int64(space.KingPairs()), 0, func(k int64) error {
 			space.Walk(int(k), side, func(i uint64, _ *tb.Position) { free[i] = 0 })
@@ -197,68 +197,153 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 		if err != nil {
 			return 0, err
 		}
-		// Each form in the order of the digits whose stream is smallest.
-		best := func(codes []byte) (*digitOrder, []byte, error) {
-			var bestOrder *digitOrder
-			var bestStream []byte
-			for _, order := range digitOrders(1 + len(space.Groups())) {
-				o, err := newDigitOrder(space, order)
-				if err != nil {
-					return nil, nil, err
+		forms := []bool{false}
+		if subs != nil {
+			var unsound atomic.Bool
+			err = parallel.For(ctx, chunks, 0, func(u int64) error {
+				lo, hi := chunk(u)
+				ok, err := captureFree(subs, r, space, side, lo, plain[lo:hi], free[lo:hi])
+				if !ok {
+					unsound.Store(true)
 				}
-				enc, err := pairs.Encode(reordered(codes, free, o))
-				if err != nil {
-					return nil, nil, err
-				}
-				if bestOrder == nil || len(enc) < len(bestStream) {
-					bestOrder, bestStream = o, enc
-				}
+				return err
+			}, nil)
+			if err != nil {
+				return 0, err
 			}
-			return bestOrder, bestStream, nil
-		}
-		order, stream, err := best(plain)
-		if err != nil {
-			return 0, err
-		}
-		h.Orders[side], streams[side] = order.order, stream
-		if subs == nil {
-			continue
-		}
-		var unsound atomic.Bool
-		err = parallel.For(ctx, chunks, 0, func(u int64) error {
-			lo, hi := chunk(u)
-			ok, err := captureFree(subs, r, space, side, lo, plain[lo:hi], free[lo:hi])
-			if !ok {
-				unsound.Store(true)
+			if !unsound.Load() {
+				forms = append(forms, true)
 			}
-			return err
-		}, nil)
+		}
+		c, err := smallestLayout(space, plain, free, forms)
 		if err != nil {
 			return 0, err
 		}
-		if unsound.Load() {
-			continue
-		}
-		order, bounded, err := best(plain)
-		if err != nil {
-			return 0, err
-		}
-		if len(bounded) < len(streams[side]) {
-			h.Orders[side], streams[side] = order.order, bounded
+		h.Orders[side], streams[side] = c.order.order, c.stream
+		if c.bounded {
 			h.Captures |= 1 << side
 		}
 	}
 	return writePacked(w, &h, streams)
 }
 
-// freeCode marks, in encodeWDLPairs' free codes, an index whose code the
-// writer may choose up to a ceiling (the low bits).
-const freeCode = 0x80
+// encodeWDLPairs' free codes: where the writer may choose the code it
+// stores. In reordered's ceilings freeCode|c means any code up to c.
+const (
+	freeHole    = 0x80 // any code
+	freeCapture = 0x40 // |c: in the bounded form, any code up to c
+	freeCode    = 0x80
+)
 
-// reordered returns the codes in order o, each free one (see
-// encodeWDLPairs) holding the code before it in that order when that is
-// not above its ceiling.
-func reordered(codes, free []byte, o *digitOrder) []byte {
+// ceilingOf returns the ceiling (freeCode|c, or 0: the code is exact) of
+// an index whose free code is f, in the bounded form or not.
+func ceilingOf(f byte, bounded bool) byte {
+	switch {
+	case f&freeHole != 0:
+		return freeCode | wdlCode(honour.Win)
+	case bounded && f&freeCapture != 0:
+		return freeCode | f&^freeCapture
+	}
+	return 0
+}
+
+// A layout is one way to store a side: an order of the index's digits,
+// with or without the captures' bounds, and its stream.
+type layout struct {
+	order   *digitOrder
+	bounded bool
+	stream  []byte
+	guess   int // the size of its sample's stream
+}
+
+// The sample smallestLayout compares the layouts on: sampleRuns runs of
+// sampleRun values of the stream, spread evenly.
+const (
+	sampleRun  = 1 << 16
+	sampleRuns = 64
+)
+
+// smallestLayout returns the layout (digit order, and bounded among
+// forms) whose stream is smallest, as rtbgen's permute.c chooses: each
+// layout's sample is encoded, then the whole stream of the two best
+// guesses (of the one, when the sample is the whole stream).
+func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layout, error) {
+	var cands []*layout
+	for _, bounded := range forms {
+		for _, order := range digitOrders(1 + len(space.Groups())) {
+			o, err := newDigitOrder(space, order)
+			if err != nil {
+				return nil, err
+			}
+			cands = append(cands, &layout{order: o, bounded: bounded})
+		}
+	}
+	whole := uint64(len(codes)) <= 2*sampleRuns*sampleRun
+	err := parallel.For(context.Background(), int64(len(cands)), 0, func(u int64) error {
+		c := cands[u]
+		var values []byte
+		if whole {
+			values = reordered(codes, free, c.order, c.bounded)
+		} else {
+			values = sampled(codes, free, c.order, c.bounded)
+		}
+		enc, err := pairs.Encode(values)
+		c.guess = len(enc)
+		if whole {
+			c.stream = enc
+		}
+		return err
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	// Stable: among equal guesses the earlier layout (index order, plain
+	// first) wins.
+	slices.SortStableFunc(cands, func(a, b *layout) int { return a.guess - b.guess })
+	if whole {
+		return cands[0], nil
+	}
+	finals := cands[:min(2, len(cands))]
+	err = parallel.For(context.Background(), int64(len(finals)), 0, func(u int64) error {
+		c := finals[u]
+		var err error
+		c.stream, err = pairs.Encode(reordered(codes, free, c.order, c.bounded))
+		return err
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	best := finals[0]
+	for _, c := range finals[1:] {
+		if len(c.stream) < len(best.stream) {
+			best = c
+		}
+	}
+	return best, nil
+}
+
+// sampled returns sampleRuns runs of sampleRun values of the stream in
+// order o, spread evenly, each with its free codes chosen (fillFree).
+func sampled(codes, free []byte, o *digitOrder, bounded bool) []byte {
+	n := uint64(len(codes))
+	out := make([]byte, 0, sampleRuns*sampleRun)
+	ceiling := make([]byte, sampleRun)
+	for k := range uint64(sampleRuns) {
+		start := k * (n - sampleRun) / (sampleRuns - 1)
+		run := out[len(out) : len(out)+sampleRun]
+		for j := range run {
+			i := o.index(start + uint64(j))
+			run[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
+		}
+		fillFree(run, ceiling)
+		out = out[:len(out)+sampleRun]
+	}
+	return out
+}
+
+// reordered returns the codes in order o, the free ones (in the bounded
+// form, those a capture decides too) chosen by fillFree.
+func reordered(codes, free []byte, o *digitOrder, bounded bool) []byte {
 	out := make([]byte, len(codes))
 	ceiling := make([]byte, len(codes))
 	const step = 1 << 16
@@ -266,7 +351,7 @@ func reordered(codes, free []byte, o *digitOrder) []byte {
 	_ = parallel.For(context.Background(), int64((len(codes)+step-1)/step), 0, func(u int64) error {
 		for i := int(u) * step; i < min(int(u+1)*step, len(codes)); i++ {
 			j := o.stored(uint64(i))
-			out[j], ceiling[j] = codes[i], free[i]
+			out[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
 		}
 		return nil
 	}, nil)
@@ -345,7 +430,7 @@ func captureFree(subs *Tables, r *honour.Rules, space *index.Space, side tb.Colo
 			return false, err
 		}
 		if decides {
-			free[j] = freeCode | c
+			free[j] = freeCapture | c
 		}
 	}
 	return true, nil
