@@ -20,10 +20,7 @@ func corrupt(format string, args ...any) error {
 type Stream struct {
 	n      uint64
 	leaves []byte
-	// Symbol s ≥ len(leaves) is the pair left[s], right[s]; run[s] is
-	// the number of values it stands for.
-	left, right []uint16
-	run         []uint32
+	syms        []symbol
 	code        *code
 	blockShift  uint
 	sparseShift uint
@@ -31,6 +28,14 @@ type Stream struct {
 	sparse      []byte // 6 bytes per entry
 	blocks      []byte
 	numBlocks   int
+}
+
+// symbol is what a reader needs of a symbol, in one place: a leaf's
+// left and right are unused.
+type symbol struct {
+	run         uint32 // the values it stands for
+	left, right uint16 // its pair
+	uniform     int16  // the one value of its run; -1 when it has several
 }
 
 // Parse reads a stream's tables from b and checks that they hold
@@ -55,9 +60,9 @@ func Parse(b []byte) (*Stream, error) {
 		return nil, corrupt("%d values and no leaf", s.n)
 	}
 	symbols := numLeaves + int(numPairs)
-	s.left, s.right, s.run = make([]uint16, symbols), make([]uint16, symbols), make([]uint32, symbols)
-	for i := range numLeaves {
-		s.run[i] = 1
+	s.syms = make([]symbol, symbols)
+	for i, v := range s.leaves {
+		s.syms[i] = symbol{run: 1, uniform: int16(v)}
 	}
 	for k := numLeaves; k < symbols; k++ {
 		p := r.bytes(3)
@@ -69,10 +74,14 @@ func Parse(b []byte) (*Stream, error) {
 		if int(a) >= k || int(c) >= k {
 			return nil, corrupt("symbol %d pairs symbols %d and %d", k, a, c)
 		}
-		s.left[k], s.right[k] = a, c
-		if s.run[k] = s.run[a] + s.run[c]; s.run[k] > MaxRun {
-			return nil, corrupt("symbol %d stands for %d values", k, s.run[k])
+		sym := symbol{run: s.syms[a].run + s.syms[c].run, left: a, right: c, uniform: -1}
+		if sym.run > MaxRun {
+			return nil, corrupt("symbol %d stands for %d values", k, sym.run)
 		}
+		if u := s.syms[a].uniform; u == s.syms[c].uniform {
+			sym.uniform = u
+		}
+		s.syms[k] = sym
 	}
 	lengths := r.bytes(symbols)
 	if r.bad {
@@ -171,20 +180,22 @@ func (s *Stream) At(i uint64) (byte, error) {
 			return 0, corrupt("block %d: no code at bit %d", block, pos)
 		}
 		pos += uint(l)
-		if r := uint64(s.run[sym]); off >= r {
+		x := &s.syms[sym]
+		if r := uint64(x.run); off >= r {
 			off -= r
 			continue
 		}
-		// Descend the pair tree to the leaf at off.
-		for int(sym) >= len(s.leaves) {
-			if r := uint64(s.run[s.left[sym]]); off < r {
-				sym = s.left[sym]
+		// Descend the pair tree to the leaf at off, or to a symbol whose
+		// run is all one value (most of them).
+		for x.uniform < 0 {
+			if left := &s.syms[x.left]; off < uint64(left.run) {
+				x = left
 			} else {
-				off -= r
-				sym = s.right[sym]
+				off -= uint64(left.run)
+				x = &s.syms[x.right]
 			}
 		}
-		return s.leaves[sym], nil
+		return byte(x.uniform), nil
 	}
 }
 
@@ -213,7 +224,7 @@ func (s *Stream) AppendRange(dst []byte, lo, hi uint64) ([]byte, error) {
 				return dst, corrupt("block %d: no code at bit %d", block, pos)
 			}
 			pos += uint(l)
-			r := uint64(s.run[sym])
+			r := uint64(s.syms[sym].run)
 			if r > left {
 				return dst, corrupt("block %d: a symbol of %d values where %d are left", block, r, left)
 			}
@@ -238,26 +249,28 @@ func (s *Stream) AppendRange(dst []byte, lo, hi uint64) ([]byte, error) {
 
 // expand appends the values [off, off+n) of symbol sym's run.
 func (s *Stream) expand(dst []byte, sym uint16, off, n uint64) []byte {
-	for int(sym) >= len(s.leaves) {
-		l := s.left[sym]
-		r := uint64(s.run[l])
+	for {
+		x := &s.syms[sym]
+		if x.uniform >= 0 {
+			for range n {
+				dst = append(dst, byte(x.uniform))
+			}
+			return dst
+		}
+		r := uint64(s.syms[x.left].run)
 		switch {
 		case off >= r:
 			off -= r
-			sym = s.right[sym]
+			sym = x.right
 		case off+n <= r:
-			sym = l
+			sym = x.left
 		default:
-			dst = s.expand(dst, l, off, r-off)
+			dst = s.expand(dst, x.left, off, r-off)
 			n -= r - off
 			off = 0
-			sym = s.right[sym]
+			sym = x.right
 		}
 	}
-	if n > 0 {
-		dst = append(dst, s.leaves[sym])
-	}
-	return dst
 }
 
 // window returns the 32 bits of the blocks from bit pos on, most
