@@ -18,8 +18,8 @@ func corrupt(format string, args ...any) error {
 // bytes it was parsed from (which it keeps and never changes). Its methods
 // are safe for concurrent use.
 type Stream struct {
-	n      uint64
-	leaves []byte
+	n           uint64
+	leaves      []byte
 	syms        []symbol
 	code        *code
 	blockShift  uint
