@@ -51,10 +51,25 @@ ctest: lib build
 	build/probe_test build/ctest-tables-v2
 	bash cmd/libmakruktb/ctest/readme-example "$(CC)" "$(CFLAGS)"
 
-# WDL probes per second from C, one and two threads (needs KRvKN in $(TABLES)).
+# WDL probes per second from C, one and two threads (needs KRvKN in $(TABLES));
+# then, side by side with Syzygy's prober on the same positions, cold and
+# warm: FATHOM is a checkout of github.com/jdart1/Fathom, SYZYGY a directory
+# with Syzygy's .rtbw files of FATHOM_MATERIALS and of their captures (made
+# by rtbgen from github.com/syzygy1/tb), both outside the repository; the
+# comparison is skipped, saying so, without them. $(TABLES) needs the
+# version-3 WDL files of the same materials (convert --wdl-format 3).
+FATHOM           ?=
+SYZYGY           ?=
+FATHOM_MATERIALS ?= KRRvKN
 bench-lib: lib
 	$(CC) $(CFLAGS) -o build/bench_lib cmd/libmakruktb/ctest/bench.c $(C_LINK)
 	build/bench_lib $(TABLES)
+	@if [ ! -f "$(FATHOM)/src/tbprobe.c" ] || [ ! -d "$(SYZYGY)" ]; then \
+		echo "bench-lib: no comparison with Syzygy's prober: give FATHOM=DIR (a checkout of github.com/jdart1/Fathom) and SYZYGY=DIR (Syzygy's tables of $(FATHOM_MATERIALS))"; \
+	else \
+		$(CC) $(CFLAGS) -D_GNU_SOURCE -I$(FATHOM)/src -o build/fathom_bench cmd/libmakruktb/ctest/fathom_bench.c $(FATHOM)/src/tbprobe.c $(C_LINK) && \
+		build/fathom_bench $(TABLES) $(SYZYGY) $(FATHOM_MATERIALS); \
+	fi
 
 # Generates every pawnless table up to $(PIECES) pieces into $(TABLES), with
 # the board's-honour (DTB) tables of the profiles in $(DTB) ("none": none),
