@@ -18,6 +18,13 @@ func corrupt(format string, args ...any) error {
 // bytes it was parsed from (which it keeps and never changes). Its methods
 // are safe for concurrent use.
 type Stream struct {
+	n         uint64
+	partShift uint
+	parts     []*part
+}
+
+// part is a part of a stream: its values' grammar, code and blocks.
+type part struct {
 	n           uint64
 	leaves      []byte
 	syms        []symbol
@@ -39,17 +46,59 @@ type symbol struct {
 }
 
 // Parse reads a stream's tables from b and checks that they hold
-// together: every pair made of earlier symbols, a prefix code, the
-// blocks' counts adding up to the values and the sparse index pointing
-// where its values are. A block's bits are read only when a value of it
-// is asked for.
+// together: in each part every pair made of earlier symbols, a prefix
+// code, the blocks' counts adding up to the values and the sparse index
+// pointing where its values are. A block's bits are read only when a
+// value of it is asked for.
 func Parse(b []byte) (*Stream, error) {
 	r := reader{b: b}
-	s := &Stream{}
-	if v := r.u8(); v != version {
+	switch v := r.u8(); v {
+	case version:
+	case 1: // one part (the first writer's)
+		s := &Stream{n: r.uvarint(), partShift: 63}
+		if r.bad {
+			return nil, corrupt("truncated")
+		}
+		p, err := parsePart(b[r.off:], s.n)
+		if err != nil {
+			return nil, err
+		}
+		s.parts = []*part{p}
+		return s, nil
+	default:
 		return nil, corrupt("version %d", v)
 	}
-	s.n = r.uvarint()
+	s := &Stream{n: r.uvarint(), partShift: uint(r.u8())}
+	if r.bad || s.partShift < minPartShift || s.partShift > 40 {
+		return nil, corrupt("%d values in parts of 2^%d", s.n, s.partShift)
+	}
+	parts := max(1, (s.n+1<<s.partShift-1)>>s.partShift)
+	if parts > uint64(len(b)) {
+		return nil, corrupt("%d parts in %d bytes", parts, len(b))
+	}
+	for k := range parts {
+		size := r.uvarint()
+		body := r.bytes(int(min(size, uint64(len(b)))))
+		if r.bad {
+			return nil, corrupt("part %d truncated", k)
+		}
+		n := min(s.n-k<<s.partShift, 1<<s.partShift)
+		p, err := parsePart(body, n)
+		if err != nil {
+			return nil, fmt.Errorf("part %d: %w", k, err)
+		}
+		s.parts = append(s.parts, p)
+	}
+	if r.off != len(b) {
+		return nil, corrupt("%d bytes after the parts", len(b)-r.off)
+	}
+	return s, nil
+}
+
+// parsePart reads a part of n values from b.
+func parsePart(b []byte, n uint64) (*part, error) {
+	r := reader{b: b}
+	s := &part{n: n}
 	numLeaves := int(min(r.uvarint(), 257))
 	s.leaves = r.bytes(numLeaves)
 	numPairs := r.uvarint()
@@ -140,11 +189,38 @@ func Parse(b []byte) (*Stream, error) {
 // Len returns the number of values.
 func (s *Stream) Len() uint64 { return s.n }
 
-func (s *Stream) count(block int) uint64 {
+// At returns value i. An error says the block holding it is corrupt.
+func (s *Stream) At(i uint64) (byte, error) {
+	if i >= s.n {
+		return 0, fmt.Errorf("pairs: value %d of %d", i, s.n)
+	}
+	return s.parts[i>>s.partShift].at(i & (1<<s.partShift - 1))
+}
+
+// AppendRange appends values [lo, hi) to dst, decoding the blocks in
+// turn from the one holding lo: a pass over many values costs a few
+// nanoseconds each.
+func (s *Stream) AppendRange(dst []byte, lo, hi uint64) ([]byte, error) {
+	if lo > hi || hi > s.n {
+		return dst, fmt.Errorf("pairs: values [%d, %d) of %d", lo, hi, s.n)
+	}
+	for lo < hi {
+		k, first := lo>>s.partShift, lo&^(1<<s.partShift-1)
+		end := min(hi, first+1<<s.partShift)
+		var err error
+		if dst, err = s.parts[k].appendRange(dst, lo-first, end-first); err != nil {
+			return dst, err
+		}
+		lo = end
+	}
+	return dst, nil
+}
+
+func (s *part) count(block int) uint64 {
 	return uint64(binary.LittleEndian.Uint16(s.counts[2*block:])) + 1
 }
 
-func (s *Stream) entry(e uint64) (block int, offset uint64) {
+func (s *part) entry(e uint64) (block int, offset uint64) {
 	b := s.sparse[6*e:]
 	return int(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint16(b[4:]))
 }
@@ -152,7 +228,7 @@ func (s *Stream) entry(e uint64) (block int, offset uint64) {
 // locate returns the block holding value i (below n) and its offset
 // there: the sparse entry, then a walk over the blocks' counts, which
 // Parse checked add up.
-func (s *Stream) locate(i uint64) (block int, offset uint64) {
+func (s *part) locate(i uint64) (block int, offset uint64) {
 	block, offset = s.entry(i >> s.sparseShift)
 	offset += i & (1<<s.sparseShift - 1)
 	for offset >= s.count(block) {
@@ -162,11 +238,8 @@ func (s *Stream) locate(i uint64) (block int, offset uint64) {
 	return block, offset
 }
 
-// At returns value i. An error says the block holding it is corrupt.
-func (s *Stream) At(i uint64) (byte, error) {
-	if i >= s.n {
-		return 0, fmt.Errorf("pairs: value %d of %d", i, s.n)
-	}
+// at returns value i of the part (below n).
+func (s *part) at(i uint64) (byte, error) {
 	block, off := s.locate(i)
 	// Decode the block's codes until the symbol that covers off.
 	first := uint(block) << s.blockShift
@@ -199,13 +272,8 @@ func (s *Stream) At(i uint64) (byte, error) {
 	}
 }
 
-// AppendRange appends values [lo, hi) to dst, decoding the blocks in
-// turn from the one holding lo: a pass over many values costs a few
-// nanoseconds each.
-func (s *Stream) AppendRange(dst []byte, lo, hi uint64) ([]byte, error) {
-	if lo > hi || hi > s.n {
-		return dst, fmt.Errorf("pairs: values [%d, %d) of %d", lo, hi, s.n)
-	}
+// appendRange appends the part's values [lo, hi) (lo < hi ≤ n) to dst.
+func (s *part) appendRange(dst []byte, lo, hi uint64) ([]byte, error) {
 	if lo == hi {
 		return dst, nil
 	}
@@ -248,7 +316,7 @@ func (s *Stream) AppendRange(dst []byte, lo, hi uint64) ([]byte, error) {
 }
 
 // expand appends the values [off, off+n) of symbol sym's run.
-func (s *Stream) expand(dst []byte, sym uint16, off, n uint64) []byte {
+func (s *part) expand(dst []byte, sym uint16, off, n uint64) []byte {
 	for {
 		x := &s.syms[sym]
 		if x.uniform >= 0 {
@@ -275,7 +343,7 @@ func (s *Stream) expand(dst []byte, sym uint16, off, n uint64) []byte {
 
 // window returns the 32 bits of the blocks from bit pos on, most
 // significant first (zeros past their end).
-func (s *Stream) window(pos uint) uint32 {
+func (s *part) window(pos uint) uint32 {
 	q, r := pos>>3, pos&7
 	var w uint64
 	if q+5 <= uint(len(s.blocks)) {

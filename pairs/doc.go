@@ -2,22 +2,28 @@
 // (a WDL file's categories: five) so that any one value can be read back
 // by decoding a few dozen bytes: no block to inflate, no cache.
 //
-// The encoder replaces, pass after pass, the most frequent pairs of
-// adjacent symbols by new symbols (Re-Pair), up to MaxSymbols in all: a
-// symbol then stands for a run of values, a leaf for one. The symbols of
-// the final sequence are coded with a canonical Huffman code and packed,
-// whole, into blocks of 2^k bytes (k from 5 to 8, whichever gives the
-// smallest stream). A table gives the number of values each block holds,
-// and a sparse index, every 2^s values, the block and the offset in it
-// where that value lies. Reading value i: the sparse entry of i, a walk
-// over the blocks' counts to the block holding it, Huffman decoding in
-// that block until the symbol covering i, and a descent of that symbol's
-// pair tree to its leaf.
+// A stream is cut into parts of 2^p values (the last shorter), each
+// compressed on its own. The encoder replaces, pass after pass, the most
+// frequent pairs of adjacent symbols of a part by new symbols (Re-Pair),
+// up to MaxSymbols in all: a symbol then stands for a run of values, a
+// leaf for one. The symbols of the final sequence are coded with a
+// canonical Huffman code and packed, whole, into blocks of 2^k bytes
+// (k 5 or 6, whichever gives the smaller part). A table gives the number
+// of values each block holds, and a sparse index, every 2^s values (about
+// eight blocks' worth), the block and the offset in it where that value
+// lies. Reading value i: its part, the sparse entry, a walk over the
+// blocks' counts to the block holding it, Huffman decoding in that block
+// until the symbol covering i, and a descent of that symbol's pair tree
+// to its leaf, or to a symbol whose values are all one.
 //
 // A stream, all integers little-endian (uvarint: encoding/binary's):
 //
-//	u8        version (1)
+//	u8        version (2)
 //	uvarint   n, the number of values
+//	u8        p, log2 of the values of a part (16 to 40)
+//	then for each of the max(1, ⌈n / 2^p⌉) parts:
+//	uvarint   the part's length in bytes, and the part:
+//
 //	uvarint   L, the number of leaves (at most 256); L bytes, their values
 //	uvarint   P, the number of pairs; P × 3 bytes, the two symbols of
 //	          pair k (symbol L+k), 12 bits each, the first in the low
@@ -26,10 +32,13 @@
 //	u8        k, log2 of the block size in bytes
 //	uvarint   B, the number of blocks
 //	u8        s, log2 of the sparse index's step
-//	uvarint   E, the number of sparse entries, ⌈n / 2^s⌉
+//	uvarint   E, the number of sparse entries, ⌈m / 2^s⌉ (m the part's values)
 //	B × u16   the number of values in each block, less one
 //	E × 6     for value e·2^s: u32 its block, u16 its offset in the block
 //	B × 2^k   the blocks: codes most significant bit first, zero-padded
+//
+// Version 1, the first layout, is read too: u8 1, uvarint n, then one
+// part of n values.
 //
 // Codes are canonical: sorted by length, then by symbol, the first code
 // of each length the one after the last code of the length before,

@@ -1,10 +1,13 @@
 package pairs
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"math/bits"
 	"slices"
+
+	"github.com/makruktb/makruktb/internal/parallel"
 )
 
 // The bounds of a stream.
@@ -31,14 +34,55 @@ const (
 	// a read walks over half of them on average (KRvKN: 7.6% smaller
 	// than an entry per block, 6% slower).
 	sparseBlocks = 8
-	version      = 1
+	version      = 2
+	// minPartShift bounds the parts a reader accepts from below.
+	minPartShift = 16
 )
 
-// Encode compresses values (see the package doc).
+// A stream of up to 2^onePartShift values is one part; a longer one is
+// cut into parts of 2^partShift, each with a grammar of its own
+// (KRRvKN.thai's 59.6 M values a side: one part 432 KB, parts of 2^24
+// 456 KB; KRSMvK.thai's 473 M: one part 24.2 MiB, parts of 2^26 23.8,
+// of 2^24 23.0).
+// (Variables for the tests.)
+var (
+	onePartShift      = 27
+	partShift    byte = 24
+)
+
+// Encode compresses values (see the package doc), its parts on every
+// core.
 func Encode(values []byte) ([]byte, error) {
 	if uint64(len(values)) > 1<<40 {
 		return nil, errors.New("pairs: too many values")
 	}
+	n := len(values)
+	shift := partShift
+	if n <= 1<<onePartShift {
+		shift = byte(max(minPartShift, bits.Len(uint(n))))
+	}
+	size := 1 << shift
+	parts := make([][]byte, max(1, (n+size-1)/size))
+	err := parallel.For(context.Background(), int64(len(parts)), 0, func(k int64) error {
+		lo := int(k) * size
+		parts[k] = encodePart(values[lo:min(lo+size, n)])
+		return nil
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := []byte{version}
+	out = binary.AppendUvarint(out, uint64(n))
+	out = append(out, shift)
+	for _, p := range parts {
+		out = binary.AppendUvarint(out, uint64(len(p)))
+		out = append(out, p...)
+	}
+	return out, nil
+}
+
+// encodePart compresses the values of one part.
+func encodePart(values []byte) []byte {
 	leaves := distinct(values)
 	g := &grammar{leaves: leaves}
 	var leafOf [256]uint16
@@ -55,10 +99,7 @@ func Encode(values []byte) ([]byte, error) {
 	for _, s := range seq {
 		freq[s]++
 	}
-	c, ok := newCode(codeLengths(freq))
-	if !ok {
-		return nil, errors.New("pairs: no prefix code") // cannot happen
-	}
+	c, _ := newCode(codeLengths(freq)) // codeLengths' lengths always form one
 	best := []byte(nil)
 	for shift := uint(5); shift <= maxBlockShift; shift++ {
 		out := g.emit(uint64(len(values)), seq, c, shift)
@@ -66,7 +107,7 @@ func Encode(values []byte) ([]byte, error) {
 			best = out
 		}
 	}
-	return best, nil
+	return best
 }
 
 // distinct returns the values that occur, in increasing order.
@@ -220,9 +261,7 @@ func (g *grammar) emit(n uint64, seq []uint16, c *code, shift uint) []byte {
 	}
 	entries := (n + 1<<sparseShift - 1) >> sparseShift
 
-	out := []byte{version}
-	out = binary.AppendUvarint(out, n)
-	out = binary.AppendUvarint(out, uint64(len(g.leaves)))
+	out := binary.AppendUvarint(nil, uint64(len(g.leaves)))
 	out = append(out, g.leaves...)
 	out = binary.AppendUvarint(out, uint64(len(g.pairs)))
 	for _, p := range g.pairs {

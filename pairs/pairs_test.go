@@ -2,6 +2,7 @@ package pairs
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -52,9 +53,22 @@ func samples() map[string][]byte {
 	return out
 }
 
+// withParts runs f with parts of 2^shift values.
+func withParts(shift byte, f func()) {
+	defer func(one int, old byte) { onePartShift, partShift = one, old }(onePartShift, partShift)
+	onePartShift, partShift = int(shift), shift
+	f()
+}
+
 // Every value reads back as it was, from any index, and the same values
-// always give the same bytes.
+// always give the same bytes; in one part, and in parts of 64 Ki values
+// (a read across their ends included).
 func TestRoundTrip(t *testing.T) {
+	testRoundTrip(t)
+	withParts(minPartShift, func() { testRoundTrip(t) })
+}
+
+func testRoundTrip(t *testing.T) {
 	for name, values := range samples() {
 		enc, err := Encode(values)
 		require.NoError(t, err, name)
@@ -77,7 +91,7 @@ func TestRoundTrip(t *testing.T) {
 		require.NoError(t, err, name)
 		require.Equal(t, len(values), len(all))
 		require.True(t, bytes.Equal(values, all), name)
-		for _, r := range [][2]int{{0, 1}, {len(values) / 3, len(values)/3 + 7777}, {len(values) - 5, len(values)}} {
+		for _, r := range [][2]int{{0, 1}, {len(values) / 3, len(values)/3 + 7777}, {len(values) - 5, len(values)}, {1<<16 - 3, 3<<16 + 5}} {
 			lo, hi := max(r[0], 0), min(r[1], len(values))
 			if lo > hi {
 				continue
@@ -86,7 +100,7 @@ func TestRoundTrip(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, append([]byte{9}, values[lo:hi]...), part, "%s [%d, %d)", name, lo, hi)
 		}
-		t.Logf("%-10s %7d values → %6d bytes", name, len(values), len(enc))
+		t.Logf("%-10s %7d values → %6d bytes (%d parts)", name, len(values), len(enc), len(s.parts))
 	}
 }
 
@@ -103,9 +117,40 @@ func TestCompresses(t *testing.T) {
 	}
 }
 
+// A stream of the first layout (version 1: one part, no part size) reads
+// as it did.
+func TestVersion1(t *testing.T) {
+	values := samples()["periodic"]
+	enc, err := Encode(values)
+	require.NoError(t, err)
+	r := reader{b: enc}
+	require.Equal(t, byte(version), r.u8())
+	n := r.uvarint()
+	r.u8() // the part size
+	size := r.uvarint()
+	old := binary.AppendUvarint([]byte{1}, n)
+	old = append(old, r.bytes(int(size))...)
+	s, err := Parse(old)
+	require.NoError(t, err)
+	all, err := s.AppendRange(nil, 0, s.Len())
+	require.NoError(t, err)
+	require.Equal(t, values, all)
+	got, err := s.At(12345)
+	require.NoError(t, err)
+	require.Equal(t, values[12345], got)
+	_, err = Parse(old[:len(old)-1])
+	require.ErrorIs(t, err, ErrCorrupt)
+}
+
 // A damaged stream is refused by Parse or reads as an error, never a
-// panic; flipping any byte of the tables is noticed by Parse.
+// panic; flipping any byte of the tables is noticed by Parse. In one part
+// and in several.
 func TestCorrupt(t *testing.T) {
+	testCorrupt(t)
+	withParts(minPartShift, func() { testCorrupt(t) })
+}
+
+func testCorrupt(t *testing.T) {
 	enc, err := Encode(samples()["periodic"])
 	require.NoError(t, err)
 	for cut := 0; cut < len(enc); cut += 1 + cut/3 {
@@ -150,6 +195,11 @@ func FuzzParse(f *testing.F) {
 		require.NoError(f, err)
 		f.Add(enc)
 	}
+	withParts(minPartShift, func() {
+		enc, err := Encode(samples()["every byte"]) // two parts
+		require.NoError(f, err)
+		f.Add(enc)
+	})
 	f.Fuzz(func(t *testing.T, b []byte) { readAll(t, b) })
 }
 
