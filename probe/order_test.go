@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -40,4 +41,76 @@ func TestDigitOrders(t *testing.T) {
 	_, err = newDigitOrder(space, []uint8{0, 1, 3})
 	require.Error(t, err)
 	require.Len(t, digitOrders(4), 24)
+}
+
+// A sample is runs of the reordered stream, evenly spread from its first
+// value to its last, each with its free codes chosen as reordered
+// chooses them: where no code is free, exactly the stream's values.
+func TestSampled(t *testing.T) {
+	space, err := index.New(tb.MustParseMaterial("KRvKN"))
+	require.NoError(t, err)
+	n := space.Size()
+	rng := rand.New(rand.NewPCG(5, 6))
+	codes, exact := make([]byte, n), make([]byte, n)
+	for i := range codes {
+		codes[i] = byte(rng.IntN(5))
+	}
+	free := make([]byte, n)
+	for i := range free {
+		switch rng.IntN(4) {
+		case 0:
+			free[i] = freeHole
+		case 1:
+			free[i] = freeCapture | codes[i]
+		}
+	}
+	o, err := newDigitOrder(space, []uint8{2, 0, 1})
+	require.NoError(t, err)
+	const runs, length = 7, 1000
+	whole := reordered(codes, exact, o, false)
+	sample := sampled(codes, exact, o, false, runs, length)
+	require.Len(t, sample, runs*length)
+	for k := range runs {
+		start := uint64(k) * (n - length) / (runs - 1)
+		require.Equal(t, whole[start:start+length], sample[k*length:(k+1)*length], "run %d", k)
+	}
+	require.Equal(t, whole[n-length:], sample[(runs-1)*length:], "the last run ends the stream")
+	for _, bounded := range []bool{false, true} {
+		sample := sampled(codes, free, o, bounded, runs, length)
+		for k := range runs {
+			start := uint64(k) * (n - length) / (runs - 1)
+			for j := range uint64(length) {
+				i := o.index(start + j)
+				got := sample[k*length+int(j)]
+				switch c := ceilingOf(free[i], bounded); {
+				case c == 0:
+					require.Equal(t, codes[i], got)
+				default:
+					require.LessOrEqual(t, got, c&^freeCode)
+				}
+			}
+		}
+	}
+}
+
+// fillFree lengthens runs: a run of free codes takes the code before it
+// when that continues a run, else the code after it when that fits and
+// continues one; a code above a free code's ceiling is never stored.
+func TestFillFree(t *testing.T) {
+	const any, upToLoss, upToDraw = freeCode | 4, freeCode | 0, freeCode | 2
+	for _, c := range []struct {
+		out, ceiling, want []byte
+	}{
+		{[]byte{2, 2, 9, 9, 4, 4}, []byte{0, 0, any, any, 0, 0}, []byte{2, 2, 2, 2, 4, 4}},
+		{[]byte{3, 2, 9, 9, 4, 4}, []byte{0, 0, any, any, 0, 0}, []byte{3, 2, 4, 4, 4, 4}},
+		{[]byte{2, 9, 4}, []byte{0, any, 0}, []byte{2, 2, 4}},
+		{[]byte{9, 9, 1}, []byte{any, any, 0}, []byte{1, 1, 1}},
+		{[]byte{4, 4, 0, 4, 4}, []byte{0, 0, upToLoss, 0, 0}, []byte{4, 4, 0, 4, 4}},
+		{[]byte{0, 0, 3, 1, 3}, []byte{0, 0, any, upToDraw, 0}, []byte{0, 0, 0, 0, 3}},
+		{[]byte{4, 4, 2, 0, 2}, []byte{0, 0, upToDraw, upToDraw, 0}, []byte{4, 4, 2, 2, 2}},
+	} {
+		out := append([]byte(nil), c.out...)
+		fillFree(out, c.ceiling)
+		require.Equal(t, c.want, out, "%v", c.out)
+	}
 }

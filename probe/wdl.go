@@ -285,7 +285,7 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layo
 		if whole {
 			values = reordered(codes, free, c.order, c.bounded)
 		} else {
-			values = sampled(codes, free, c.order, c.bounded)
+			values = sampled(codes, free, c.order, c.bounded, sampleRuns, sampleRun)
 		}
 		enc, err := pairs.Encode(values)
 		c.guess = len(enc)
@@ -322,21 +322,22 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layo
 	return best, nil
 }
 
-// sampled returns sampleRuns runs of sampleRun values of the stream in
-// order o, spread evenly, each with its free codes chosen (fillFree).
-func sampled(codes, free []byte, o *digitOrder, bounded bool) []byte {
+// sampled returns runs runs of length values of the stream in order o
+// (runs ≥ 2, runs·length at most its length), spread evenly from its
+// first value to its last, each with its free codes chosen (fillFree).
+func sampled(codes, free []byte, o *digitOrder, bounded bool, runs, length int) []byte {
 	n := uint64(len(codes))
-	out := make([]byte, 0, sampleRuns*sampleRun)
-	ceiling := make([]byte, sampleRun)
-	for k := range uint64(sampleRuns) {
-		start := k * (n - sampleRun) / (sampleRuns - 1)
-		run := out[len(out) : len(out)+sampleRun]
+	out := make([]byte, 0, runs*length)
+	ceiling := make([]byte, length)
+	for k := range uint64(runs) {
+		start := k * (n - uint64(length)) / uint64(runs-1)
+		run := out[len(out) : len(out)+length]
 		for j := range run {
 			i := o.index(start + uint64(j))
 			run[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
 		}
 		fillFree(run, ceiling)
-		out = out[:len(out)+sampleRun]
+		out = out[:len(out)+length]
 	}
 	return out
 }
