@@ -177,7 +177,7 @@ function countText(doc) {
   let text = `${kind}, limit ${c.limit} ${size}, ${at} → ${plural(c.remaining, "ply", "plies")} left (${c.rules} rules)`;
   const called = calledText(c, $("announce").value);
   if (called) text += `; called aloud: ${called}`;
-  if (doc.dtb !== undefined) text += `; goal (mate or a winning capture of the last piece) in ${doc.dtb} plies`;
+  if (doc.dtb !== undefined) text += `; goal (mate or a winning capture of the last piece) in ${plural(doc.dtb, "ply", "plies")}`;
   if (!doc.exact) return `${text}: ${result} without the count — the ${c.rules} board's-honour table of ${doc.material} is missing`;
   return `${text}: ${result}`;
 }

@@ -4,6 +4,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 const ENDINGS = ["KRvK", "KRRvK", "KSSvK", "KSMvK", "KNMvK", "KMMMvK", "KRvKM", "KRvKN", "KRvKS"];
 
@@ -66,7 +67,7 @@ async function show(material) {
     for (const l of stats.longest || []) {
       const li = document.createElement("li");
       const winner = l.fen.split(" ")[1] === "w" ? "White" : "Black";
-      li.append(trainLink(l.fen), `: ${winner} to move mates in ${Math.ceil(l.dtm / 2)} moves`);
+      li.append(trainLink(l.fen), `: ${winner} to move mates in ${plural(Math.ceil(l.dtm / 2), "move", "moves")}`);
       $("longest").appendChild(li);
     }
     $("heat-wins").innerHTML = wins;
