@@ -598,10 +598,11 @@ const noBound = honour.Loss - 1
 // one (or is fresh), and an older count can only turn a win into a
 // cursed win, so the bound holds under every profile whose limits do not
 // grow as pieces go; the writer checks that it holds at every position
-// before it relies on it (encodeWDL). With baring, a capture that leaves
-// the other side a bare king is worth exactly the opposite of the
-// position after it, a win included: the pieces' count starts there
-// afresh (version 3's bounds; Header.BaringCapturesExact). It is noBound
+// before it relies on it (encodeWDL). With baring (version 3's bounds,
+// Header.BaringCapturesExact) a capture is worth exactly the opposite of
+// the position after it, a win included, where no older count can run
+// there: when it leaves the other side a bare king (the pieces' count
+// starts afresh) and under rules with no count at all. It is noBound
 // when p has no capture.
 func (t *Tables) captureBound(p *tb.Position, r *honour.Rules, baring bool) (honour.Category, error) {
 	if !p.MayCapture() { // most positions: spares generating the moves
@@ -619,7 +620,7 @@ func (t *Tables) captureBound(p *tb.Position, r *honour.Rules, baring bool) (hon
 			return 0, err
 		}
 		c = c.Opposite()
-		if c == honour.Win && !(baring && q.Bare(q.Side)) {
+		if c == honour.Win && !(baring && (q.Bare(q.Side) || countless(r))) {
 			c = honour.CursedWin
 		}
 		if bound = max(bound, c); bound == top {
@@ -628,6 +629,10 @@ func (t *Tables) captureBound(p *tb.Position, r *honour.Rules, baring bool) (hon
 	}
 	return bound, nil
 }
+
+// countless reports whether r never counts: no pieces' limit, no board's
+// count.
+func countless(r *honour.Rules) bool { return len(r.Pieces) == 0 && r.BoardPlies == 0 }
 
 // boundTop is the highest category captureBound gives.
 func boundTop(baring bool) honour.Category {

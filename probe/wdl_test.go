@@ -48,7 +48,7 @@ func wdlDirVersion(t testing.TB, m tb.Material, r *honour.Rules, version int) st
 	require.NoError(t, err)
 	defer dtm.Close()
 	var dtb *probe.File
-	if honour.HasBoardHonour(m) {
+	if probe.NeedsBoardTable(m, r) {
 		dtb, err = probe.OpenFile(probe.ID{Material: m, Rules: r.Name}.Path(src))
 		require.NoError(t, err)
 		defer dtb.Close()
@@ -63,13 +63,14 @@ func wdlDirVersion(t testing.TB, m tb.Material, r *honour.Rules, version int) st
 // A version-3 WDL file (pairs streams, read with no cache) answers at
 // every legal position, both sides to move, as the version-2 file of the
 // same tables does, and survives CheckData and a whole read (KSvKM: the
-// Khon's tables have the left-right symmetry only).
+// Khon's tables have the left-right symmetry only); under thai and
+// cambodian rules, and with no count at all (every capture's worth exact).
 func TestWDLVersion3AnswersAsVersion2(t *testing.T) {
 	names := []string{"KRvK", "KRvKN", "KSvKM"}
 	names = names[:longtest.Runs(2, 3)] // the Khon table in make test-long
 	for _, name := range names {
 		m := tb.MustParseMaterial(name)
-		for _, r := range []*honour.Rules{&honour.ThaiRules, &honour.CambodianRules} {
+		for _, r := range []*honour.Rules{&honour.ThaiRules, &honour.CambodianRules, &honour.NoRules} {
 			v2, v3 := wdlDirVersion(t, m, r, probe.Version2), wdlDirVersion(t, m, r, probe.Version3)
 			path := filepath.Join(v3, probe.WDLFileName(m, r.Name))
 			f, err := probe.OpenFile(path)
