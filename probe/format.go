@@ -156,10 +156,11 @@ func (h *Header) sidesStored() int { return h.Sides&1 + h.Sides>>1&1 }
 func (h *Header) CapturesDecide(side tb.Color) bool { return h.Captures&(1<<side) != 0 }
 
 // BaringCapturesExact reports whether a WDL file's capture bounds
-// (CapturesDecide) take a capture that bares the other side at its exact
-// worth, a win included (version 3): the pieces' count starts afresh
-// there, as the category of the position after it assumes. Version 2's
-// bounds stop at a cursed win.
+// (CapturesDecide) take a capture at its exact worth, a win included,
+// where no older count can run after it (version 3): a capture that bares
+// the other side (the pieces' count starts afresh there, as the category
+// of the position after it assumes), and any capture under rules with no
+// count. Version 2's bounds stop at a cursed win.
 func (h *Header) BaringCapturesExact() bool { return h.Version >= Version3 }
 
 // CapturesDecided reports whether the writer of a WDL file decided, side

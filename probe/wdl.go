@@ -303,8 +303,10 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layo
 	if whole {
 		return cands[0], nil
 	}
+	// One at a time: a whole stream and its ceilings take twice the
+	// side's size (a six-piece side: 7.6 GB), and Encode uses every core.
 	finals := cands[:min(2, len(cands))]
-	err = parallel.For(context.Background(), int64(len(finals)), 0, func(u int64) error {
+	err = parallel.For(context.Background(), int64(len(finals)), 1, func(u int64) error {
 		c := finals[u]
 		var err error
 		c.stream, err = pairs.Encode(reordered(codes, free, c.order, c.bounded))
