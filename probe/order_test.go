@@ -97,7 +97,7 @@ func TestSampled(t *testing.T) {
 // when that continues a run, else the code after it when that fits and
 // continues one; a code above a free code's ceiling is never stored.
 func TestFillFree(t *testing.T) {
-	const any, upToLoss, upToDraw = freeCode | 4, freeCode | 0, freeCode | 2
+	const any, upToLoss, upToDraw = freeCode | 4, freeCode, freeCode | 2 // up to a win, a loss (0), a draw
 	for _, c := range []struct {
 		out, ceiling, want []byte
 	}{
