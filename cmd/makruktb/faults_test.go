@@ -51,7 +51,13 @@ func runUntilKilled(t *testing.T, d time.Duration, args ...string) bool {
 		require.NoError(t, err, "%v finished before its kill, and failed", args)
 		return false
 	case <-time.After(d):
-		require.NoError(t, cmd.Process.Kill())
+		err := cmd.Process.Kill()
+		if errors.Is(err, os.ErrProcessDone) {
+			// It finished as the kill was due: Wait had reaped it.
+			require.NoError(t, <-done, "%v finished before its kill, and failed", args)
+			return false
+		}
+		require.NoError(t, err)
 		<-done
 		return true
 	}
