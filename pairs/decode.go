@@ -26,7 +26,6 @@ type Stream struct {
 // part is a part of a stream: its values' grammar, code and blocks.
 type part struct {
 	n           uint64
-	leaves      []byte
 	syms        []symbol
 	code        *code
 	blockShift  uint
@@ -100,7 +99,7 @@ func parsePart(b []byte, n uint64) (*part, error) {
 	r := reader{b: b}
 	s := &part{n: n}
 	numLeaves := int(min(r.uvarint(), 257))
-	s.leaves = r.bytes(numLeaves)
+	leaves := r.bytes(numLeaves)
 	numPairs := r.uvarint()
 	if r.bad || numLeaves > 256 || numPairs > MaxSymbols || uint64(numLeaves)+numPairs > MaxSymbols {
 		return nil, corrupt("%d leaves and %d pairs", numLeaves, numPairs)
@@ -110,7 +109,7 @@ func parsePart(b []byte, n uint64) (*part, error) {
 	}
 	symbols := numLeaves + int(numPairs)
 	s.syms = make([]symbol, symbols)
-	for i, v := range s.leaves {
+	for i, v := range leaves {
 		s.syms[i] = symbol{run: 1, uniform: int16(v)}
 	}
 	for k := numLeaves; k < symbols; k++ {

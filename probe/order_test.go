@@ -97,16 +97,16 @@ func TestSampled(t *testing.T) {
 // when that continues a run, else the code after it when that fits and
 // continues one; a code above a free code's ceiling is never stored.
 func TestFillFree(t *testing.T) {
-	const any, upToLoss, upToDraw = freeCode | 4, freeCode, freeCode | 2 // up to a win, a loss (0), a draw
+	const upToWin, upToLoss, upToDraw = freeCode | 4, freeCode, freeCode | 2 // a loss is code 0
 	for _, c := range []struct {
 		out, ceiling, want []byte
 	}{
-		{[]byte{2, 2, 9, 9, 4, 4}, []byte{0, 0, any, any, 0, 0}, []byte{2, 2, 2, 2, 4, 4}},
-		{[]byte{3, 2, 9, 9, 4, 4}, []byte{0, 0, any, any, 0, 0}, []byte{3, 2, 4, 4, 4, 4}},
-		{[]byte{2, 9, 4}, []byte{0, any, 0}, []byte{2, 2, 4}},
-		{[]byte{9, 9, 1}, []byte{any, any, 0}, []byte{1, 1, 1}},
+		{[]byte{2, 2, 9, 9, 4, 4}, []byte{0, 0, upToWin, upToWin, 0, 0}, []byte{2, 2, 2, 2, 4, 4}},
+		{[]byte{3, 2, 9, 9, 4, 4}, []byte{0, 0, upToWin, upToWin, 0, 0}, []byte{3, 2, 4, 4, 4, 4}},
+		{[]byte{2, 9, 4}, []byte{0, upToWin, 0}, []byte{2, 2, 4}},
+		{[]byte{9, 9, 1}, []byte{upToWin, upToWin, 0}, []byte{1, 1, 1}},
 		{[]byte{4, 4, 0, 4, 4}, []byte{0, 0, upToLoss, 0, 0}, []byte{4, 4, 0, 4, 4}},
-		{[]byte{0, 0, 3, 1, 3}, []byte{0, 0, any, upToDraw, 0}, []byte{0, 0, 0, 0, 3}},
+		{[]byte{0, 0, 3, 1, 3}, []byte{0, 0, upToWin, upToDraw, 0}, []byte{0, 0, 0, 0, 3}},
 		{[]byte{4, 4, 2, 0, 2}, []byte{0, 0, upToDraw, upToDraw, 0}, []byte{4, 4, 2, 2, 2}},
 	} {
 		out := append([]byte(nil), c.out...)
