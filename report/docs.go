@@ -36,6 +36,10 @@ type Move struct {
 	// into a pieces' count that still wins), where board's honour judges
 	// it: what makes a longer mate the better move.
 	DTB *int `json:"dtb,omitempty"`
+	// Exact is false when the count after the move is board's honour and
+	// the DTB table of the rules is missing: Category is then the plain
+	// DTM result, which the count may turn into a draw.
+	Exact bool `json:"exact"`
 }
 
 // Count is a count as a document: which rules, which count, how far it
@@ -147,7 +151,7 @@ func NewProbe(pos *tb.Position, j probe.Root, r *honour.Rules) Probe {
 		a := m.After.Value
 		doc.Moves = append(doc.Moves, Move{
 			UCI: m.Move.String(), SAN: pos.SAN(m.Move), FEN: FENAfter(pos, m), WDL: a.WDL().String(), DTM: DTM(a), Category: m.After.Category.String(),
-			DTB: DTM(m.After.DTB),
+			DTB: DTM(m.After.DTB), Exact: m.After.Exact,
 		})
 	}
 	return doc

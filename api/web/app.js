@@ -6,10 +6,13 @@
 
 // The position each game's page starts on.
 const START_FENS = { makruk: "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", shatranj: "8/8/8/8/2q5/8/2k5/KR6 w - - 0 1" };
-const GROUPS = ["win", "cursed-win", "draw", "blessed-loss", "loss"];
+const GROUPS = ["win", "cursed-win", "win-unknown", "draw", "loss-unknown", "blessed-loss", "loss"];
 const GROUP_TITLES = {
   "win": "Winning", "cursed-win": "Winning, but the count runs out first",
-  "draw": "Drawing", "blessed-loss": "Losing, but the count saves it", "loss": "Losing",
+  "win-unknown": "Winning without the count (inside it: unknown, a board's-honour table is missing)",
+  "draw": "Drawing",
+  "loss-unknown": "Losing without the count (inside it: unknown, a board's-honour table is missing)",
+  "blessed-loss": "Losing, but the count saves it", "loss": "Losing",
 };
 const OPPOSITE = { "win": "loss", "loss": "win", "cursed-win": "blessed-loss", "blessed-loss": "cursed-win", "draw": "draw" };
 
@@ -54,9 +57,13 @@ function counted(doc) { return doc.count.kind !== "none" && doc.count.kind !== "
 
 // The mover's result and mate distance in plies from a move's entry (which
 // describes the position after the move, from its side to move's view).
+// A win or loss the count cannot be judged on (its board's-honour table
+// is missing) is "win-unknown" or "loss-unknown".
 function moverView(m) {
   const plies = m.dtm === null ? null : m.dtm + 1;
-  return { category: OPPOSITE[m.category], plies };
+  let category = OPPOSITE[m.category];
+  if (m.exact === false && (category === "win" || category === "loss")) category += "-unknown";
+  return { category, plies };
 }
 
 async function probe(fen) {
@@ -89,6 +96,9 @@ async function go(fen, addToHistory = true, uci = "") {
   const url = new URL(location.href);
   url.searchParams.set("fen", fen);
   url.searchParams.set("rules", $("rules").value);
+  // ?train=1 starts the trainer on the position a link opens, once: the
+  // address of a later position (a reload, a copied link) does not.
+  url.searchParams.delete("train");
   if (game() === "makruk") url.searchParams.delete("game");
   else url.searchParams.set("game", game());
   if ($("announce").value === "plies") url.searchParams.delete("announce");
@@ -120,21 +130,31 @@ async function drawRandom() {
 
 // verdict returns the headline under the chosen rules — who wins inside
 // the count, or a draw by the count, stalemate, checkmate — and the plain
-// mate distance beside it (secondary, as the count decides).
+// mate distance beside it (secondary, as the count decides). Its tone
+// colours it by what it says: "win" when it names a winner, "loss" when
+// it names the side that lost, "cursed" for a draw by the count,
+// "unknown" when the count's verdict cannot be told, "draw" otherwise.
 function verdict(doc) {
   const side = parseFen(doc.fen).side;
   const other = side === "w" ? "b" : "w";
-  if (doc.wdl === "loss" && doc.dtm === 0) return { head: `${sideName(side)} is ${lostBy(doc)}`, plain: `${sideName(other)} wins` };
-  if (doc.wdl === "draw" && doc.moves.length === 0) return { head: "Stalemate", plain: `a draw: ${sideName(side)} has no move and is not in check` };
-  if (doc.wdl === "draw" && bare(doc.fen, side)) return { head: "Draw", plain: `${sideName(side)}'s bare king takes the last piece, and both kings are bare` };
-  if (doc.wdl === "draw") return { head: "Draw", plain: `neither side can force mate (${doc.material})` };
+  if (doc.wdl === "loss" && doc.dtm === 0) return { head: `${sideName(side)} is ${lostBy(doc)}`, plain: `${sideName(other)} wins`, tone: "loss" };
+  if (doc.wdl === "draw" && doc.moves.length === 0) return { head: "Stalemate", plain: `a draw: ${sideName(side)} has no move and is not in check`, tone: "draw" };
+  if (doc.wdl === "draw" && bare(doc.fen, side)) return { head: "Draw", plain: `${sideName(side)}'s bare king takes the last piece, and both kings are bare`, tone: "draw" };
+  if (doc.wdl === "draw") return { head: "Draw", plain: `neither side can force mate (${doc.material})`, tone: "draw" };
   const winner = doc.wdl === "win" ? side : other;
   const mate = mateText(winner, doc.dtm);
+  if (counted(doc) && !doc.exact) {
+    return {
+      head: `${sideName(winner)} wins without the count; inside it: unknown`,
+      plain: `${mate}, but the ${doc.count.rules} board's-honour table of ${doc.material} is missing`,
+      tone: "unknown",
+    };
+  }
   switch (doc.category) {
     case "win": case "loss":
-      return { head: counted(doc) ? `${sideName(winner)} wins inside the count` : `${sideName(winner)} wins`, plain: mate };
+      return { head: counted(doc) ? `${sideName(winner)} wins inside the count` : `${sideName(winner)} wins`, plain: mate, tone: "win" };
     default: // cursed-win, blessed-loss, or a draw by an expired count
-      return { head: "Draw by the count", plain: `${mate} without the count, but the count runs out first` };
+      return { head: "Draw by the count", plain: `${mate} without the count, but the count runs out first`, tone: "cursed" };
   }
 }
 // lostBy says how the side to move of a position lost before moving:
@@ -224,7 +244,7 @@ function render() {
   plain.className = "plain";
   plain.textContent = v.plain;
   $("verdict").append(head, " — ", plain);
-  $("verdict").className = "verdict " + doc.category;
+  $("verdict").className = "verdict " + v.tone;
   $("count").textContent = countText(doc);
   $("stats-link").href = `stats.html?material=${doc.material}&rules=${doc.count.rules}` + (doc.game ? `&game=${doc.game}` : "");
   $("hint").disabled = !doc.best;
@@ -241,7 +261,7 @@ function render() {
       b.dataset.uci = m.uci;
       b.title = m.uci;
       let text = m.san || m.uci;
-      if (v.plies !== null) text += (v.category.endsWith("win") ? " mate in " : " mated in ") + movesFromPlies(v.plies);
+      if (v.plies !== null) text += (v.category.includes("win") ? " mate in " : " mated in ") + movesFromPlies(v.plies);
       // Under board's honour the goal decides the best move, not the mate.
       if (m.dtb !== undefined && m.dtb !== null && m.dtb + 1 !== v.plies) {
         text += `, goal in ${movesFromPlies(m.dtb + 1)}`;
@@ -262,8 +282,10 @@ function squareIndex(name) {
 function playMove(m) {
   if (state.training) {
     if (parseFen(currentFen()).side !== state.training.side) return; // the tablebase's turn
-    state.training.played = m.uci;
-    state.training.best = state.doc.best;
+    // Messages name moves as the move list does: in SAN.
+    const best = state.doc.moves.find((x) => x.uci === state.doc.best);
+    state.training.played = m.san || m.uci;
+    state.training.best = best ? best.san || best.uci : "";
   }
   go(m.fen, true, m.uci);
 }
@@ -294,6 +316,10 @@ function onSquareClick(sq) {
 // under the count. It ends at mate or when the count runs out.
 function startTraining() {
   const doc = state.doc;
+  if (doc && counted(doc) && !doc.exact) {
+    $("trainer-status").textContent = `The trainer cannot judge this position under the ${doc.count.rules} count: the board's-honour table of ${doc.material} is missing (makruktb gen makes it).`;
+    return;
+  }
   if (doc && (doc.category === "blessed-loss" || doc.category === "draw") && doc.moves.length > 0 && doc.moves.some((m) => m.category === "win")) {
     // Defending: hold a position the count saves, or a draw that a wrong
     // move loses, against the tables' most dangerous attack.
@@ -339,11 +365,9 @@ function trainerStep() {
     return stopTraining(`${t.played} throws the win away (now ${now}); ${t.best} would have kept it. Press ◀ to take it back.`);
   }
   if (side !== state.training.side && doc.best) {
-    const reply = doc.moves.find((m) => m.uci === doc.best);
-    $("trainer-status").textContent = `The tablebase plays ${reply.uci}.`;
-    setTimeout(() => go(reply.fen, true, reply.uci), 300);
+    tablebaseReplies(doc);
   } else if (side === state.training.side) {
-    $("trainer-status").textContent = `Your move: ${countText(doc)}`;
+    $("trainer-status").textContent = `${lastExchange()}Your move: ${countText(doc)}`;
   }
 }
 
@@ -357,12 +381,27 @@ function defenceStep(doc, side) {
     return stopTraining(`${t.played} loses: now ${sideName(side)} wins inside the count; ${t.best} would have held. Press ◀ to take it back.`);
   }
   if (side !== t.side && doc.best) {
-    const reply = doc.moves.find((m) => m.uci === doc.best);
-    $("trainer-status").textContent = `The tablebase plays ${reply.uci}.`;
-    setTimeout(() => go(reply.fen, true, reply.uci), 300);
+    tablebaseReplies(doc);
   } else if (side === t.side) {
-    $("trainer-status").textContent = `Your move, hold on: ${countText(doc)}`;
+    $("trainer-status").textContent = `${lastExchange()}Your move, hold on: ${countText(doc)}`;
   }
+}
+
+// tablebaseReplies plays the tables' best move in doc's position, after a
+// pause that lets the user see the position their move made.
+function tablebaseReplies(doc) {
+  const reply = doc.moves.find((m) => m.uci === doc.best);
+  const t = state.training;
+  t.reply = reply.san || reply.uci;
+  $("trainer-status").textContent = `You played ${t.played}; the tablebase plays ${t.reply}.`;
+  setTimeout(() => go(reply.fen, true, reply.uci), 300);
+}
+
+// lastExchange is the user's last move and the tables' answer, kept on
+// screen while the user thinks: "You played Rb1, the tablebase Kd4. ".
+function lastExchange() {
+  const t = state.training;
+  return t && t.played && t.reply ? `You played ${t.played}, the tablebase ${t.reply}. ` : "";
 }
 
 // setGame shows the controls and the palette of game g.

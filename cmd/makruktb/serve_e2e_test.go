@@ -183,7 +183,11 @@ func TestExplorerInBrowser(t *testing.T) {
 	click(ctx, t, "#train")
 	waitText(ctx, t, "#trainer-status", "You play White: mate.")
 	click(ctx, t, "button.move.best")
+	// The last exchange stays on screen, in SAN as the move list (issue
+	// 62, item 5).
 	waitText(ctx, t, "#trainer-status", "Your move")
+	status := waitText(ctx, t, "#trainer-status", "You played R")
+	require.Regexp(t, `^You played R[a-h][1-8]\+?, the tablebase K[a-h][1-8]\. Your move: `, status)
 	waitText(ctx, t, "#verdict", "White mates in 14 moves (27 plies)")
 
 	// The count first (issue 38): the trainer refuses a cursed win, names
@@ -202,7 +206,7 @@ func TestExplorerInBrowser(t *testing.T) {
 	click(ctx, t, "#train")
 	waitText(ctx, t, "#trainer-status", "You play White: mate inside the count.")
 	click(ctx, t, `button.move[data-uci="b1e1"]`)
-	waitText(ctx, t, "#trainer-status", "b1e1 throws the win away (now a draw by the count); b1d1 would have kept it.")
+	waitText(ctx, t, "#trainer-status", "Re1 throws the win away (now a draw by the count); Rd1 would have kept it.")
 	screenshot(ctx, t, "trainer-spoiled.png")
 	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), "k7/1R6/1K6/8/8/8/8/8 b - - 0 1")))
 	click(ctx, t, "#load")
@@ -245,6 +249,48 @@ func TestExplorerInBrowser(t *testing.T) {
 	waitText(ctx, t, "#verdict", "table KRvKS not found")
 
 	screenshot(ctx, t, "explorer.png")
+}
+
+// TestExplorerSaysWhatIsKnown (issue 62, items 1 and 10): the headline
+// never claims more than the tables tell, and its colour follows what it
+// says, not the side to move.
+func TestExplorerSaysWhatIsKnown(t *testing.T) {
+	ctx := browser(t, 1200, 800)
+	ts, _ := newTestServerWith(t, "KRvKM") // thai and cambodian board's-honour tables only
+	verdictClass := func() string {
+		class, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("verdict").className`))
+		require.NoError(t, err)
+		return class
+	}
+	load := func(fen string) {
+		require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), fen)))
+		click(ctx, t, "#load")
+	}
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")))
+	waitText(ctx, t, "#verdict", "mates in")
+
+	// Black to move, lost: the headline names the winner, in the colour of
+	// a win.
+	load("8/8/8/3m4/2k5/8/8/KR6 b - - 0 1")
+	waitText(ctx, t, "#verdict", "White wins inside the count — White mates in")
+	require.Equal(t, "verdict win", verdictClass())
+
+	// Under thai-strong, whose board's-honour table is missing, the
+	// headline says only what the DTM tells, as check does ("cannot
+	// tell"), the moves are grouped apart, and the trainer declines.
+	setRules(ctx, t, "thai-strong")
+	load("8/8/8/3m4/2k5/8/8/KR6 w - - 0 1")
+	waitText(ctx, t, "#verdict", "White wins without the count; inside it: unknown — White mates in 28 moves (55 plies), but the thai-strong board's-honour table of KRvKM is missing")
+	require.Equal(t, "verdict unknown", verdictClass())
+	waitText(ctx, t, "#moves", "Winning without the count (inside it: unknown")
+	headings, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#moves h3")].map((h) => h.textContent)`))
+	require.NoError(t, err)
+	for _, h := range headings {
+		require.NotEqual(t, "Winning", h, "a win the count cannot judge is listed as a plain win")
+	}
+	click(ctx, t, "#train")
+	waitText(ctx, t, "#trainer-status", "The trainer cannot judge this position under the thai-strong count: the board's-honour table of KRvKM is missing")
+	screenshot(ctx, t, "unknown-count.png")
 }
 
 // screenshot saves the page as build/artifacts/NAME.
@@ -316,6 +362,11 @@ func TestTechniquePage(t *testing.T) {
 	require.Contains(t, href, "&train=1")
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(href)))
 	waitText(ctx, t, "#trainer-status", "You play White")
+	// The link starts the trainer once: the address of the position shown
+	// no longer asks for it, so a reload does not (issue 62, item 6).
+	url, err := chromedp.Run(ctx, chromedp.Location())
+	require.NoError(t, err)
+	require.NotContains(t, url, "train=")
 
 	// KRvK's longest win is listed too, and where one rook move only
 	// keeps the win inside the thai count.
