@@ -49,18 +49,30 @@ async function show(material) {
   $("status").textContent = "";
   $("plot").src = `api/v1/stats/${encodeURIComponent(material)}/plot.svg${gameQuery}`;
   for (const e of document.querySelectorAll(".makruk")) e.hidden = game !== "";
-  const rows = [`<tr><th>rules</th><th>to move</th><th>win</th><th>cursed-win</th><th>draw</th><th>blessed-loss</th><th>loss</th><th>count-draws</th></tr>`];
+  // Where a profile's board's-honour table is missing, the wins and losses
+  // it would judge are unknown, not zero: a column says how many, and the
+  // note below which files would tell.
   const order = (r) => (RULES_ORDER.includes(r) ? RULES_ORDER.indexOf(r) : RULES_ORDER.length);
   const profiles = Object.keys(st.count || {}).sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+  const unknown = (rules) => st.count[rules].w.unknown + st.count[rules].b.unknown > 0;
+  const missing = profiles.filter(unknown);
+  const rows = [`<tr><th>rules</th><th>to move</th><th>win</th><th>cursed-win</th><th>draw</th><th>blessed-loss</th><th>loss</th>` +
+    (missing.length ? "<th>unknown</th>" : "") + `<th>count-draws</th></tr>`];
   for (const rules of profiles) {
     const sides = st.count[rules];
     for (const side of ["w", "b"]) {
       const c = sides[side];
       const wins = c.win + c["cursed-win"];
-      const share = wins ? (100 * c["cursed-win"] / wins).toFixed(1) + "%" : "–";
-      rows.push(`<tr><td>${rules}</td><td>${side === "w" ? "White" : "Black"}</td><td>${num(c.win)}</td><td>${num(c["cursed-win"])}</td><td>${num(c.draw)}</td><td>${num(c["blessed-loss"])}</td><td>${num(c.loss)}</td><td>${share}</td></tr>`);
+      let share = wins ? (100 * c["cursed-win"] / wins).toFixed(1) + "%" : "–";
+      if (unknown(rules)) share = "unknown";
+      rows.push(`<tr><td>${rules}</td><td>${side === "w" ? "White" : "Black"}</td><td>${num(c.win)}</td><td>${num(c["cursed-win"])}</td><td>${num(c.draw)}</td><td>${num(c["blessed-loss"])}</td><td>${num(c.loss)}</td>` +
+        (missing.length ? `<td>${num(c.unknown)}</td>` : "") + `<td>${share}</td></tr>`);
     }
   }
+  $("count-unknown").hidden = !missing.length;
+  $("count-unknown").textContent = missing.length
+    ? `Unknown: wins and losses only a board's-honour table can judge under the count, and the directory lacks it: ${missing.map((r) => `${st.material}.${r}.mtbb`).join(", ")} (makruktb gen --dtb ${missing.join(",")} ${st.material} makes ${missing.length === 1 ? "it" : "them"}).`
+    : "";
   $("count-table").innerHTML = rows.join("");
   $("longest").innerHTML = "";
   for (const l of st.longest || []) {

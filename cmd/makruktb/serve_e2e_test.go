@@ -291,6 +291,15 @@ func TestExplorerSaysWhatIsKnown(t *testing.T) {
 	click(ctx, t, "#train")
 	waitText(ctx, t, "#trainer-status", "The trainer cannot judge this position under the thai-strong count: the board's-honour table of KRvKM is missing")
 	screenshot(ctx, t, "unknown-count.png")
+
+	// The statistics count those positions as unknown, not as no wins,
+	// and name the missing files (item 4).
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/stats.html?material=KRvKM")))
+	waitText(ctx, t, "#count-unknown", "the directory lacks it: KRvKM.thai-strong.mtbb, KRvKM.thai-plain.mtbb, KRvKM.thai-halfmove.mtbb (makruktb gen --dtb thai-strong,thai-plain,thai-halfmove KRvKM makes them)")
+	row, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#count-table tr")].find((tr) => tr.cells[0].textContent === "thai-strong").querySelectorAll("td").values().map((td) => td.textContent).toArray()`))
+	require.NoError(t, err)
+	require.Equal(t, []string{"thai-strong", "White", "0", "0", "21,752", "0", "0", "10,758,976", "unknown"}, row)
+	screenshot(ctx, t, "stats-unknown.png")
 }
 
 // screenshot saves the page as build/artifacts/NAME.
