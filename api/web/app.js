@@ -217,9 +217,9 @@ function render() {
     if (at >= 0) marks[at] = "check";
   }
   if (state.selected >= 0) marks[state.selected] = "selected";
-  if (state.hint) {
+  if (state.hint) { // a whole move, or (a trainer's first hint) the square to move from
     marks[squareIndex(state.hint.slice(0, 2))] = "hint";
-    marks[squareIndex(state.hint.slice(2, 4))] = "hint";
+    if (state.hint.length >= 4) marks[squareIndex(state.hint.slice(2, 4))] = "hint";
   }
   $("board").innerHTML = drawBoard(pos.board, marks);
   $("back").disabled = state.at <= 0;
@@ -248,6 +248,16 @@ function render() {
   $("count").textContent = countText(doc);
   $("stats-link").href = `stats.html?material=${doc.material}&rules=${doc.count.rules}` + (doc.game ? `&game=${doc.game}` : "");
   $("hint").disabled = !doc.best;
+  $("hint").textContent = state.training ? "Hint" : "Show best move";
+  if (state.training) {
+    // The trainer does not give the answer away: no list of moves while
+    // it runs (the board takes the moves), hints at a cost.
+    const note = document.createElement("p");
+    note.className = "hidden-moves";
+    note.textContent = "The moves are hidden while you train: play on the board. A hint shows the piece to move, a second one where it goes; each is counted.";
+    movesDiv.appendChild(note);
+    return;
+  }
   for (const group of GROUPS) {
     const moves = doc.moves.filter((m) => moverView(m).category === group);
     if (!moves.length) continue;
@@ -323,7 +333,8 @@ function startTraining() {
   if (doc && (doc.category === "blessed-loss" || doc.category === "draw") && doc.moves.length > 0 && doc.moves.some((m) => m.category === "win")) {
     // Defending: hold a position the count saves, or a draw that a wrong
     // move loses, against the tables' most dangerous attack.
-    state.training = { side: parseFen(doc.fen).side, defend: true };
+    state.training = { side: parseFen(doc.fen).side, defend: true, hints: 0 };
+    render();
     $("train").textContent = "Stop training";
     const goal = doc.category === "blessed-loss" ? "hold until the count runs out" : "hold the draw";
     $("trainer-status").textContent = `You defend ${sideName(state.training.side)}: ${goal}.`;
@@ -335,15 +346,34 @@ function startTraining() {
       ", or one it can defend: a draw, or a loss the count saves, that a wrong move would lose.";
     return;
   }
-  state.training = { side: parseFen(doc.fen).side };
+  state.training = { side: parseFen(doc.fen).side, hints: 0 };
+  render();
   $("train").textContent = "Stop training";
   $("trainer-status").textContent = `You play ${sideName(state.training.side)}: ${counted(doc) ? "mate inside the count" : "mate"}.`;
 }
 
 function stopTraining(message) {
+  const hints = state.training ? state.training.hints : 0;
   state.training = null;
   $("train").textContent = "Train";
-  $("trainer-status").textContent = message;
+  $("trainer-status").textContent = message && hints ? `${message} (${plural(hints, "hint", "hints")} taken)` : message;
+  render();
+}
+
+// showHint marks the best move: out of training the whole move; in
+// training first the square to move from, then the move, each counted.
+function showHint() {
+  if (!state.doc || !state.doc.best) return;
+  const best = state.doc.best;
+  const t = state.training;
+  if (t) {
+    if (parseFen(currentFen()).side !== t.side || state.hint === best) return;
+    t.hints++;
+    state.hint = state.hint ? best : best.slice(0, 2);
+  } else {
+    state.hint = best;
+  }
+  render();
 }
 
 function trainerStep() {
@@ -459,7 +489,7 @@ function init() {
   });
   $("announce").addEventListener("change", () => go(currentFen(), false));
   $("train").addEventListener("click", () => (state.training ? stopTraining("") : startTraining()));
-  $("hint").addEventListener("click", () => { if (state.doc) { state.hint = state.doc.best; render(); } });
+  $("hint").addEventListener("click", showHint);
   // Arrow keys step back and forward, as the buttons do.
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, select")) return;

@@ -51,7 +51,31 @@ func click(ctx context.Context, t *testing.T, sel string) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))), "click %s", sel)
 }
 
-// TestExplorerInBrowser drives the explorer in headless Chromium: enter a
+// evaluate returns the value of the JavaScript expression js in the page.
+func evaluate[T any](ctx context.Context, t *testing.T, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	require.NoError(t, err, js)
+	return v
+}
+
+// playOnBoard plays the move uci as a user does without the move list:
+// a click on the piece, then on the square it goes to.
+func playOnBoard(ctx context.Context, t *testing.T, uci string) {
+	t.Helper()
+	click(ctx, t, fmt.Sprintf(`rect.sq[data-square=%q]`, uci[:2]))
+	click(ctx, t, fmt.Sprintf(`rect.sq[data-square=%q]`, uci[2:4]))
+}
+
+// hintSquares waits until n squares are marked as a hint and returns them.
+func hintSquares(ctx context.Context, t *testing.T, n int) []string {
+	t.Helper()
+	js := fmt.Sprintf(`(() => { const sq = [...document.querySelectorAll("rect.sq.hint")].map((e) => e.dataset.square); return sq.length === %d ? sq : null })()`, n)
+	sq, err := chromedp.Run(ctx, chromedp.Poll[[]string](js, chromedp.WithPollingTimeout(15*time.Second)))
+	require.NoError(t, err, "waiting for %d hint squares", n)
+	return sq
+}
+
 // browser starts headless Chromium with a window of the given size for
 // the test (at most two minutes), and returns its tab.
 func browser(t *testing.T, width, height int) context.Context {
@@ -106,6 +130,7 @@ func setRules(ctx context.Context, t *testing.T, name string) {
 	require.NoError(t, err)
 }
 
+// TestExplorerInBrowser drives the explorer in headless Chromium: enter a
 // KRvK FEN, read the verdict, play the best move, see the position after
 // it, play Black's best reply, then let the trainer answer a move. It saves
 // a screenshot to build/artifacts/explorer.png.
@@ -182,7 +207,18 @@ func TestExplorerInBrowser(t *testing.T) {
 	closeTab()
 	click(ctx, t, "#train")
 	waitText(ctx, t, "#trainer-status", "You play White: mate.")
-	click(ctx, t, "button.move.best")
+	// The trainer keeps the answer to itself (issue 62, item 3): no move
+	// list, and hints, the square to move from first, are counted.
+	waitText(ctx, t, "#moves", "The moves are hidden while you train")
+	listed, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#moves button.move").length`))
+	require.NoError(t, err)
+	require.Zero(t, listed)
+	hinted := evaluate[string](ctx, t, `state.doc.best`)
+	click(ctx, t, "#hint")
+	require.Equal(t, []string{hinted[:2]}, hintSquares(ctx, t, 1))
+	click(ctx, t, "#hint")
+	require.ElementsMatch(t, []string{hinted[:2], hinted[2:4]}, hintSquares(ctx, t, 2))
+	playOnBoard(ctx, t, hinted)
 	// The last exchange stays on screen, in SAN as the move list (issue
 	// 62, item 5).
 	waitText(ctx, t, "#trainer-status", "Your move")
@@ -205,8 +241,10 @@ func TestExplorerInBrowser(t *testing.T) {
 	waitText(ctx, t, "#verdict", "White wins inside the count")
 	click(ctx, t, "#train")
 	waitText(ctx, t, "#trainer-status", "You play White: mate inside the count.")
-	click(ctx, t, `button.move[data-uci="b1e1"]`)
+	playOnBoard(ctx, t, "b1e1")
 	waitText(ctx, t, "#trainer-status", "Re1 throws the win away (now a draw by the count); Rd1 would have kept it.")
+	// Training over, the moves are listed again.
+	waitText(ctx, t, "#moves", "Losing, but the count saves it")
 	screenshot(ctx, t, "trainer-spoiled.png")
 	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fen"), "k7/1R6/1K6/8/8/8/8/8 b - - 0 1")))
 	click(ctx, t, "#load")
@@ -219,7 +257,7 @@ func TestExplorerInBrowser(t *testing.T) {
 	waitText(ctx, t, "#verdict", "Draw by the count")
 	click(ctx, t, "#train")
 	waitText(ctx, t, "#trainer-status", "You defend Black: hold until the count runs out.")
-	click(ctx, t, ".group.loss button.move")
+	playOnBoard(ctx, t, evaluate[string](ctx, t, `state.doc.moves.find((m) => m.category === "win").uci`))
 	waitText(ctx, t, "#trainer-status", "loses: now White wins inside the count;")
 	waitText(ctx, t, "#trainer-status", "would have held. Press ◀ to take it back.")
 
@@ -420,7 +458,7 @@ func TestShatranjInBrowser(t *testing.T) {
 	waitText(ctx, t, "#verdict", "White mates in 19 moves (37 plies)")
 	click(ctx, t, "#train")
 	waitText(ctx, t, "#trainer-status", "You play White: mate.")
-	click(ctx, t, "button.move.best")
+	playOnBoard(ctx, t, evaluate[string](ctx, t, `state.doc.best`))
 	waitText(ctx, t, "#trainer-status", "Your move")
 	waitText(ctx, t, "#verdict", "(35 plies)")
 	click(ctx, t, "#train") // stop
