@@ -32,7 +32,7 @@ import (
 // The explorer's page, script and style sheet, served at / and embedded so
 // that the binary works offline.
 //
-//go:embed web/index.html web/stats.html web/technique.html web/app.js web/stats.js web/technique.js web/board.js web/style.css
+//go:embed web/index.html web/stats.html web/technique.html web/app.js web/stats.js web/technique.js web/board.js web/trainer.js web/style.css
 var webFiles embed.FS
 
 // Server answers the API from one set of tables and serves the

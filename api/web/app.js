@@ -52,8 +52,6 @@ function mateText(side, plies) {
   return `${sideName(side)} mates in ${plural(movesFromPlies(plies), "move", "moves")} (${plural(plies, "ply", "plies")})`;
 }
 
-// counted says whether the rules have a count at all.
-function counted(doc) { return doc.count.kind !== "none" && doc.count.kind !== ""; }
 
 // The mover's result and mate distance in plies from a move's entry (which
 // describes the position after the move, from its side to move's view).
@@ -330,7 +328,8 @@ function startTraining() {
     $("trainer-status").textContent = `The trainer cannot judge this position under the ${doc.count.rules} count: the board's-honour table of ${doc.material} is missing (makruktb gen makes it).`;
     return;
   }
-  if (doc && (doc.category === "blessed-loss" || doc.category === "draw") && doc.moves.length > 0 && doc.moves.some((m) => m.category === "win")) {
+  const role = doc ? trainerRole(doc) : "";
+  if (role === "defend") {
     // Defending: hold a position the count saves, or a draw that a wrong
     // move loses, against the tables' most dangerous attack.
     state.training = { side: parseFen(doc.fen).side, defend: true, hints: 0 };
@@ -340,7 +339,7 @@ function startTraining() {
     $("trainer-status").textContent = `You defend ${sideName(state.training.side)}: ${goal}.`;
     return;
   }
-  if (!doc || doc.category !== "win") {
+  if (role !== "attack") {
     const why = doc && doc.category === "cursed-win" ? " (here the count runs out before the mate: a draw by the count)" : "";
     $("trainer-status").textContent = (counted(doc || { count: {} }) ? "The trainer needs a position the side to move wins inside the count" : "The trainer needs a position the side to move wins") + why +
       ", or one it can defend: a draw, or a loss the count saves, that a wrong move would lose.";

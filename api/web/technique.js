@@ -18,12 +18,53 @@ const KINDS = {
   count_critical_b: "Black to move: one move keeps the win inside the thai count",
 };
 
-function trainLink(fen) {
+// exploreLink opens fen in the explorer.
+function exploreLink(fen) {
   const a = document.createElement("a");
-  a.href = `./?fen=${encodeURIComponent(fen)}&train=1`;
+  a.href = `./?fen=${encodeURIComponent(fen)}`;
   a.textContent = fen;
-  a.title = "start the trainer from this position";
+  a.title = "open this position in the explorer";
   return a;
+}
+
+// otherSide is fen with the other side to move.
+function otherSide(fen) {
+  const f = fen.split(" ");
+  f[1] = f[1] === "w" ? "b" : "w";
+  return f.join(" ");
+}
+
+const SIDE = { w: "White", b: "Black" };
+
+// trainTry finds how the trainer can start from fen, and says so: under
+// the thai count; else without a count (where the thai count draws it);
+// else with the other side to move (a zugzwang's other half). It returns
+// a list item's tail: a link that starts the trainer, or why there is none.
+async function trainTry(fen) {
+  const tries = [
+    { fen, rules: "thai", note: "" },
+    { fen, rules: "none", note: " without the count (the thai count draws it)" },
+    { fen: otherSide(fen), rules: "thai", note: `, ${SIDE[otherSide(fen).split(" ")[1]]} to move` },
+    { fen: otherSide(fen), rules: "none", note: `, ${SIDE[otherSide(fen).split(" ")[1]]} to move, without the count` },
+  ];
+  for (const t of tries) {
+    let doc;
+    try {
+      doc = await getJSON(`api/v1/probe?fen=${encodeURIComponent(t.fen)}&rules=${t.rules}`);
+    } catch {
+      continue; // an illegal position with the other side to move
+    }
+    const role = trainerRole(doc);
+    if (!role) continue;
+    const a = document.createElement("a");
+    a.className = "train";
+    a.href = `./?fen=${encodeURIComponent(t.fen)}&rules=${t.rules}&train=1`;
+    const side = SIDE[t.fen.split(" ")[1]];
+    a.textContent = role === "attack" ? `train: ${side} wins${t.note}` : `train: ${side} holds${t.note}`;
+    a.title = "start the trainer from this position";
+    return [" — ", a];
+  }
+  return [" — not for the trainer: the side to move loses whatever it plays"];
 }
 
 async function getJSON(url) {
@@ -64,11 +105,13 @@ async function show(material) {
     ]);
     $("title").textContent = stats.material;
     $("longest").innerHTML = "";
+    const items = [];
     for (const l of stats.longest || []) {
       const li = document.createElement("li");
       const winner = l.fen.split(" ")[1] === "w" ? "White" : "Black";
-      li.append(trainLink(l.fen), `: ${winner} to move mates in ${plural(Math.ceil(l.dtm / 2), "move", "moves")}`);
+      li.append(exploreLink(l.fen), `: ${winner} to move mates in ${plural(Math.ceil(l.dtm / 2), "move", "moves")}`);
       $("longest").appendChild(li);
+      items.push([li, l.fen]);
     }
     $("heat-wins").innerHTML = wins;
     $("heat-mates").innerHTML = mates;
@@ -76,10 +119,14 @@ async function show(material) {
     for (const e of study.examples || []) {
       const li = document.createElement("li");
       const answer = e.move ? `${e.move}, mate in ${Math.ceil(e.dtm / 2)}` : `mated in ${Math.floor(e.dtm / 2)}`;
-      li.append(`${KINDS[e.kind] || e.kind}: `, trainLink(e.fen), ` (${answer})`);
+      li.append(`${KINDS[e.kind] || e.kind}: `, exploreLink(e.fen), ` (${answer})`);
       $("examples").appendChild(li);
+      items.push([li, e.fen]);
     }
     if (!(study.examples || []).length) $("examples").textContent = "none in this ending";
+    // Each position gets the trainer link it can start, or says why not.
+    const tails = await Promise.all(items.map(([, fen]) => trainTry(fen)));
+    items.forEach(([li], i) => li.append(...tails[i]));
     $("status").textContent = "";
     $("technique").hidden = false;
   } catch (e) {

@@ -403,23 +403,38 @@ func TestTechniquePage(t *testing.T) {
 	require.Equal(t, 128, heat)
 	screenshot(ctx, t, "technique.png")
 
-	// An example's link starts the trainer there.
-	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#examples li")].find((li) => li.textContent.startsWith("White to move: one move wins")).querySelector("a").href`))
-	require.NoError(t, err)
-	require.Contains(t, href, "&train=1")
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(href)))
-	waitText(ctx, t, "#trainer-status", "You play White")
-	// The link starts the trainer once: the address of the position shown
-	// no longer asks for it, so a reload does not (issue 62, item 6).
-	url, err := chromedp.Run(ctx, chromedp.Location())
-	require.NoError(t, err)
-	require.NotContains(t, url, "train=")
+	// Every trainer link the page offers starts the trainer (issue 62,
+	// item 2): the KRvK and KSvK longest wins are cursed under thai, so
+	// they train without the count, and say so; a zugzwang whose side to
+	// move loses is offered with the other side to move, or not at all.
+	for _, material := range []string{"KSvK", "KRvK"} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/technique.html?material="+material)))
+		waitText(ctx, t, "#longest", "train: White wins")
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](`[...document.querySelectorAll("#longest li, #examples li")].every((li) => li.textContent.includes(" — "))`, chromedp.WithPollingTimeout(15*time.Second)))
+		require.NoError(t, err, "every position says whether it trains")
+		links := evaluate[[]string](ctx, t, `[...document.querySelectorAll("a.train")].map((a) => a.href)`)
+		require.NotEmpty(t, links)
+		for _, href := range links {
+			require.Contains(t, href, "&train=1")
+			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(href)))
+			status := waitText(ctx, t, "#trainer-status", "You ")
+			require.Regexp(t, `^You (play|defend) (White|Black)`, status, href)
+			// The link starts the trainer once: the address of the
+			// position shown no longer asks for it, so a reload does not
+			// (issue 62, item 6).
+			url, err := chromedp.Run(ctx, chromedp.Location())
+			require.NoError(t, err)
+			require.NotContains(t, url, "train=")
+		}
+	}
 
 	// KRvK's longest win is listed too, and where one rook move only
 	// keeps the win inside the thai count.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/technique.html?material=KRvK")))
 	waitText(ctx, t, "#longest", "White to move mates in 16 moves")
-	waitText(ctx, t, "#examples", "White to move: one move keeps the win inside the thai count: 8/8/8/8/8/8/3k4/K1R5 w - - 0 1 (Rc4, mate in 14)")
+	waitText(ctx, t, "#longest", "train: White wins without the count (the thai count draws it)")
+	waitText(ctx, t, "#examples", "White to move: one move keeps the win inside the thai count: 8/8/8/8/8/8/3k4/K1R5 w - - 0 1 (Rc4, mate in 14) — train: White wins")
+	screenshot(ctx, t, "technique-krvk.png")
 }
 
 // TestShatranjInBrowser (issue 41): the explorer switched to Shatranj
