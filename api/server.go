@@ -32,7 +32,7 @@ import (
 // The explorer's page, script and style sheet, served at / and embedded so
 // that the binary works offline.
 //
-//go:embed web/index.html web/stats.html web/technique.html web/app.js web/stats.js web/technique.js web/board.js web/trainer.js web/style.css
+//go:embed web/index.html web/stats.html web/technique.html web/app.js web/stats.js web/technique.js web/board.js web/trainer.js web/style.css web/favicon.svg
 var webFiles embed.FS
 
 // Server answers the API from one set of tables and serves the
@@ -112,6 +112,22 @@ func EndpointsHelp() string {
 	return b.String()
 }
 
+// pages serves the embedded pages (staticFiles); a failure to read them,
+// which embedding rules out, answers 500.
+var pages = func() http.Handler {
+	web, err := fs.Sub(webFiles, "web")
+	var h http.Handler
+	if err == nil {
+		h, err = staticFiles(web)
+	}
+	if err != nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "the embedded pages: "+err.Error(), http.StatusInternalServerError)
+		})
+	}
+	return h
+}()
+
 // Handler answers the API under /api/v1/ and serves the pages at /.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -121,8 +137,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, &apiError{http.StatusNotFound, fmt.Sprintf("no API endpoint %s", clip(r.URL.Path))})
 	})
-	web, _ := fs.Sub(webFiles, "web")
-	mux.Handle("GET /", http.FileServerFS(web))
+	mux.Handle("GET /", pages)
 	return jsonErrors(mux)
 }
 
@@ -261,14 +276,14 @@ func jsonResponse(doc any) (response, error) {
 }
 
 // api wraps an endpoint: answers come from the response cache when the same
-// request was answered before; errors become JSON with their status.
+// request was answered before, with their ETag and gzip (payload); errors
+// become JSON with their status.
 func (s *Server) api(endpoint func(*http.Request) (response, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		key := r.URL.Path + "?" + r.URL.Query().Encode()
-		resp, ok := s.responses.get(key)
+		p, ok := s.responses.get(key)
 		if !ok {
-			var err error
-			resp, err = endpoint(r)
+			resp, err := endpoint(r)
 			if err != nil {
 				if statusOf(err) == http.StatusInternalServerError {
 					s.log.Printf("%s: %v", r.URL, err)
@@ -276,10 +291,10 @@ func (s *Server) api(endpoint func(*http.Request) (response, error)) http.Handle
 				writeAPIError(w, err)
 				return
 			}
-			s.responses.put(key, resp)
+			p = newPayload(resp.contentType, resp.body)
+			s.responses.put(key, p)
 		}
-		w.Header().Set("Content-Type", resp.contentType)
-		_, _ = w.Write(resp.body)
+		p.write(w, r)
 	}
 }
 
@@ -520,26 +535,29 @@ type responseCache struct {
 
 type cachedResponse struct {
 	key string
-	response
+	payload
 }
 
 func newResponseCache(maxBytes int64) *responseCache {
 	return &responseCache{maxBytes: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
 }
 
-func (c *responseCache) get(key string) (response, bool) {
+func (c *responseCache) get(key string) (payload, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byKey[key]
 	if !ok {
-		return response{}, false
+		return payload{}, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*cachedResponse).response, true
+	return e.Value.(*cachedResponse).payload, true
 }
 
-func (c *responseCache) put(key string, r response) {
-	size := int64(len(key) + len(r.body))
+// size is the bytes an entry takes.
+func (p payload) size(key string) int64 { return int64(len(key) + len(p.body) + len(p.gz)) }
+
+func (c *responseCache) put(key string, r payload) {
+	size := r.size(key)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if size > c.maxBytes {
@@ -558,5 +576,5 @@ func (c *responseCache) put(key string, r response) {
 func (c *responseCache) remove(e *list.Element) {
 	cr := c.order.Remove(e).(*cachedResponse)
 	delete(c.byKey, cr.key)
-	c.bytes -= int64(len(cr.key) + len(cr.body))
+	c.bytes -= cr.size(cr.key)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -208,6 +209,65 @@ func TestServePages(t *testing.T) {
 		require.Equal(t, http.StatusOK, status, path)
 		require.Contains(t, string(body), want, path)
 	}
+}
+
+// Pages and API answers carry an ETag (304 when the client has them),
+// "no-cache", and go gzipped to a client that accepts it (issue 62, item
+// 17); /favicon.ico is an icon, not a 404.
+func TestServeTransfer(t *testing.T) {
+	ts, _ := newTestServer(t)
+	fetch := func(path string, header ...string) (*http.Response, []byte) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, ts.URL+path, nil)
+		require.NoError(t, err)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		// A transport of its own: the default one asks for gzip and
+		// unpacks it unseen.
+		r, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		require.NoError(t, err)
+		defer r.Body.Close()
+		body, err := io.ReadAll(r.Body)
+		require.NoError(t, err)
+		return r, body
+	}
+	for _, path := range []string{"/app.js", "/", "/style.css", fenQuery("/api/v1/probe", longestKRvK), "/api/v1/stats/KRvK/plot.svg"} {
+		plain, body := fetch(path)
+		require.Equal(t, http.StatusOK, plain.StatusCode, path)
+		require.Empty(t, plain.Header.Get("Content-Encoding"), path)
+		require.Equal(t, "no-cache", plain.Header.Get("Cache-Control"), path)
+		etag := plain.Header.Get("ETag")
+		require.Regexp(t, `^"[0-9a-f]{24}"$`, etag, path)
+
+		packed, gz := fetch(path, "Accept-Encoding", "gzip, deflate, br")
+		require.Equal(t, "gzip", packed.Header.Get("Content-Encoding"), path)
+		require.Equal(t, etag, packed.Header.Get("ETag"), path)
+		require.Contains(t, packed.Header.Values("Vary"), "Accept-Encoding", path)
+		zr, err := gzip.NewReader(strings.NewReader(string(gz)))
+		require.NoError(t, err)
+		unpacked, err := io.ReadAll(zr)
+		require.NoError(t, err)
+		require.Equal(t, body, unpacked, path)
+		require.Less(t, len(gz), len(body), path)
+
+		refused, _ := fetch(path, "Accept-Encoding", "gzip;q=0")
+		require.Empty(t, refused.Header.Get("Content-Encoding"), path)
+
+		again, rest := fetch(path, "If-None-Match", etag)
+		require.Equal(t, http.StatusNotModified, again.StatusCode, path)
+		require.Empty(t, rest, path)
+		changed, _ := fetch(path, "If-None-Match", `"other"`)
+		require.Equal(t, http.StatusOK, changed.StatusCode, path)
+	}
+	icon, body := fetch("/favicon.ico")
+	require.Equal(t, http.StatusOK, icon.StatusCode)
+	require.Equal(t, "image/svg+xml", icon.Header.Get("Content-Type"))
+	require.Contains(t, string(body), "<svg")
+	missing, body := fetch("/nothing.js")
+	require.Equal(t, http.StatusNotFound, missing.StatusCode)
+	require.Equal(t, "application/json", missing.Header.Get("Content-Type"))
+	require.Contains(t, string(body), "not found")
 }
 
 // /api/v1/random draws a position White wins inside the count at the
