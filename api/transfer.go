@@ -37,7 +37,7 @@ func newPayload(contentType string, body []byte) payload {
 	if len(body) >= minGzipBytes {
 		var b bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression) // a valid level: no error
-		_, _ = zw.Write(body)                                   // into memory: no error
+		_, _ = zw.Write(body)                                  // into memory: no error
 		_ = zw.Close()
 		if b.Len() < len(body) {
 			p.gz = b.Bytes()
