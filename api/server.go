@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -45,12 +46,46 @@ type Server struct {
 	// technique page asks for two boards of one map); statsSlot guards it.
 	lastHeat *retro.Heatmap
 	log      *log.Logger
+	// lastScan is when the table directory was last scanned (Unix ns):
+	// tables generated while the server runs are found (refresh).
+	lastScan atomic.Int64
+}
+
+// rescanEvery is how often, at most, a request has the table directory
+// scanned again; a request for a table not found rescans sooner
+// (rescanMissing). Variables for the tests.
+var (
+	rescanEvery   = 2 * time.Second
+	rescanMissing = 100 * time.Millisecond
+)
+
+// refresh scans the table directory again when the last scan is older
+// than age (one request scans, the others go on), and forgets the cached
+// answers when it found new files: a board's-honour table generated since
+// changes what the count's answers say. It reports whether it found any.
+func (s *Server) refresh(age time.Duration) bool {
+	last := s.lastScan.Load()
+	now := time.Now().UnixNano()
+	if now-last < int64(age) || !s.lastScan.CompareAndSwap(last, now) {
+		return false
+	}
+	added, err := s.tables.Refresh()
+	if err != nil {
+		s.log.Printf("rescanning the tables: %v", err)
+		return false
+	}
+	if added > 0 {
+		s.responses.clear()
+	}
+	return added > 0
 }
 
 // NewServer returns a server of the tables (the caller closes them) that
 // keeps up to cacheBytes of answers and logs its own failures to logger.
 func NewServer(tables *probe.Tables, cacheBytes int64, logger *log.Logger) *Server {
-	return &Server{tables: tables, responses: newResponseCache(cacheBytes), statsSlot: make(chan struct{}, 1), log: logger}
+	s := &Server{tables: tables, responses: newResponseCache(cacheBytes), statsSlot: make(chan struct{}, 1), log: logger}
+	s.lastScan.Store(time.Now().UnixNano())
+	return s
 }
 
 // Serve runs the HTTP server on ln until ctx ends, then shuts it down,
@@ -281,9 +316,14 @@ func jsonResponse(doc any) (response, error) {
 func (s *Server) api(endpoint func(*http.Request) (response, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		key := r.URL.Path + "?" + r.URL.Query().Encode()
+		s.refresh(rescanEvery)
 		p, ok := s.responses.get(key)
 		if !ok {
 			resp, err := endpoint(r)
+			var missing *probe.MissingError
+			if errors.As(err, &missing) && s.refresh(rescanMissing) { // generated a moment ago?
+				resp, err = endpoint(r)
+			}
 			if err != nil {
 				if statusOf(err) == http.StatusInternalServerError {
 					s.log.Printf("%s: %v", r.URL, err)
@@ -571,6 +611,15 @@ func (c *responseCache) put(key string, r payload) {
 	for c.bytes > c.maxBytes {
 		c.remove(c.order.Back())
 	}
+}
+
+// clear forgets every answer.
+func (c *responseCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.order.Init()
+	clear(c.byKey)
+	c.bytes = 0
 }
 
 func (c *responseCache) remove(e *list.Element) {

@@ -11,7 +11,7 @@ import (
 // Every ID a directory can hold has a key of its own, and an ID whose
 // rules name no file of the directory has has none.
 func TestFileKeys(t *testing.T) {
-	tables := &Tables{rules: []string{"", "thai", "cambodian"}}
+	tables := &fileSet{rules: []string{"", "thai", "cambodian"}}
 	seen := map[fileKey]ID{}
 	for _, name := range []string{"KRvK", "KRvKN", "KNvKR", "KRRvKN", "KRNvKR", "KSSSvK", "KMMMvKM", "KRRRRvK"} {
 		m := tb.MustParseMaterial(name)

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
@@ -54,16 +56,22 @@ func WithCacheBytes(n int64) Option {
 const DefaultCacheBytes = 64 << 20
 
 // Tables is a directory of tables, opened lazily. Safe for concurrent use:
-// the map of files is fixed by Open and only read afterwards, each file is
-// opened once (sync.Once) and cached blocks are found without a lock, so
-// probing threads do not wait for each other.
+// the set of files is never changed once published (Refresh publishes a
+// larger copy), each file is opened once (sync.Once) and cached blocks are
+// found without a lock, so probing threads do not wait for each other.
 type Tables struct {
-	dir      string
-	cache    *blockCache
+	dir       string
+	cache     *blockCache
+	set       atomic.Pointer[fileSet]
+	refreshMu sync.Mutex // one Refresh at a time
+}
+
+// fileSet is the files of the directory as one scan found them.
+type fileSet struct {
 	maxPiece int
-	files    map[fileKey]*lazyFile // written by Open only
-	wdl      map[fileKey]*lazyFile // WDL files by material and profile; Open only
-	rules    []string              // the rules names of the files, "" (DTM) first; Open only
+	files    map[fileKey]*lazyFile
+	wdl      map[fileKey]*lazyFile // WDL files by material and profile
+	rules    []string              // the rules names of the files, "" (DTM) first; a name keeps its index
 }
 
 // fileKey is an ID packed into one word, the key of the maps every probe
@@ -73,10 +81,10 @@ type Tables struct {
 // game and bits 48–63 the index of the rules name in Tables.rules.
 type fileKey uint64
 
-// keyOf returns the key of id, and false when no file of the directory
-// can have it (its rules name is none of the directory's).
-func (t *Tables) keyOf(id ID) (fileKey, bool) {
-	r := slices.Index(t.rules, id.Rules)
+// keyOf returns the key of id, and false when no file of the set can have
+// it (its rules name is none of the set's).
+func (s *fileSet) keyOf(id ID) (fileKey, bool) {
+	r := slices.Index(s.rules, id.Rules)
 	if r < 0 {
 		return 0, false
 	}
@@ -101,13 +109,18 @@ func packCounts(m tb.Material) (k fileKey, over bool) {
 	return k, all > 15
 }
 
-// add records the file of id at path (Open only).
-func (t *Tables) add(files map[fileKey]*lazyFile, id ID, path string) {
-	if !slices.Contains(t.rules, id.Rules) {
-		t.rules = append(t.rules, id.Rules)
+// add records the file of id at path unless the set has it, and reports
+// whether it was new (before the set is published only).
+func (s *fileSet) add(files map[fileKey]*lazyFile, id ID, path string) bool {
+	if !slices.Contains(s.rules, id.Rules) {
+		s.rules = append(s.rules, id.Rules)
 	}
-	k, _ := t.keyOf(id) // scan parsed the name: every count fits
+	k, _ := s.keyOf(id) // scan parsed the name: every count fits
+	if _, ok := files[k]; ok {
+		return false
+	}
 	files[k] = &lazyFile{path: path}
+	return true
 }
 
 type lazyFile struct {
@@ -122,7 +135,7 @@ type lazyFile struct {
 // else ./data). Files are opened on first use.
 func Open(dir string, opts ...Option) (*Tables, error) {
 	dir = Dir(dir)
-	t := &Tables{dir: dir, files: map[fileKey]*lazyFile{}, wdl: map[fileKey]*lazyFile{}, rules: []string{""}}
+	t := &Tables{dir: dir}
 	for _, o := range opts {
 		if err := o(t); err != nil {
 			return nil, err
@@ -131,20 +144,44 @@ func Open(dir string, opts ...Option) (*Tables, error) {
 	if t.cache == nil {
 		t.cache = newBlockCache(DefaultCacheBytes)
 	}
-	ids, wdl, err := scan(dir)
-	if err != nil {
-		return nil, fmt.Errorf("probe: table directory: %w", err)
-	}
-	for _, key := range wdl {
-		t.add(t.wdl, key, filepath.Join(dir, WDLFileName(key.Material, key.Rules)))
-	}
-	for _, key := range ids {
-		t.add(t.files, key, key.Path(dir))
-		if key.Rules == "" {
-			t.maxPiece = max(t.maxPiece, key.Material.Pieces())
-		}
+	t.set.Store(&fileSet{files: map[fileKey]*lazyFile{}, wdl: map[fileKey]*lazyFile{}, rules: []string{""}})
+	if _, err := t.Refresh(); err != nil {
+		return nil, err
 	}
 	return t, nil
+}
+
+// Refresh scans the directory again and adds the files written since
+// (a table generated while a server runs), returning how many. Files
+// already known stay as they are, open or not; a file removed stays
+// known (an open one is still read). Probes running meanwhile see the
+// directory before or after, never half of it.
+func (t *Tables) Refresh() (added int, err error) {
+	t.refreshMu.Lock()
+	defer t.refreshMu.Unlock()
+	ids, wdl, err := scan(t.dir)
+	if err != nil {
+		return 0, fmt.Errorf("probe: table directory: %w", err)
+	}
+	old := t.set.Load()
+	s := &fileSet{maxPiece: old.maxPiece, files: maps.Clone(old.files), wdl: maps.Clone(old.wdl), rules: slices.Clone(old.rules)}
+	for _, key := range wdl {
+		if s.add(s.wdl, key, filepath.Join(t.dir, WDLFileName(key.Material, key.Rules))) {
+			added++
+		}
+	}
+	for _, key := range ids {
+		if s.add(s.files, key, key.Path(t.dir)) {
+			added++
+		}
+		if key.Rules == "" {
+			s.maxPiece = max(s.maxPiece, key.Material.Pieces())
+		}
+	}
+	if added > 0 {
+		t.set.Store(s)
+	}
+	return added, nil
 }
 
 // Dir returns the table directory.
@@ -152,7 +189,7 @@ func (t *Tables) Dir() string { return t.dir }
 
 // MaxPieces returns the largest piece count of any table found (2 if none:
 // KvK needs no table).
-func (t *Tables) MaxPieces() int { return max(t.maxPiece, 2) }
+func (t *Tables) MaxPieces() int { return max(t.set.Load().maxPiece, 2) }
 
 // CacheBytes returns the memory held by cached blocks.
 func (t *Tables) CacheBytes() int64 { return t.cache.bytes() }
@@ -160,7 +197,8 @@ func (t *Tables) CacheBytes() int64 { return t.cache.bytes() }
 // Close closes every open file. No probe may run during or after it.
 func (t *Tables) Close() error {
 	var first error
-	for _, files := range []map[fileKey]*lazyFile{t.files, t.wdl} {
+	s := t.set.Load()
+	for _, files := range []map[fileKey]*lazyFile{s.files, s.wdl} {
 		for _, lf := range files {
 			if lf.file != nil {
 				if err := lf.file.Close(); err != nil && first == nil {
@@ -175,11 +213,12 @@ func (t *Tables) Close() error {
 // table returns the table of key, opened on first use, or nil when the
 // directory has none.
 func (t *Tables) table(key ID) (*lazyFile, error) {
-	k, ok := t.keyOf(key)
+	s := t.set.Load()
+	k, ok := s.keyOf(key)
 	if !ok {
 		return nil, nil
 	}
-	lf, ok := t.files[k]
+	lf, ok := s.files[k]
 	if !ok {
 		return nil, nil
 	}
@@ -191,11 +230,12 @@ func (t *Tables) table(key ID) (*lazyFile, error) {
 // first use and checked against the DTM and DTB files beside it, or nil
 // when the directory has none.
 func (t *Tables) wdlTable(key ID) (*lazyFile, error) {
-	k, ok := t.keyOf(key)
+	s := t.set.Load()
+	k, ok := s.keyOf(key)
 	if !ok {
 		return nil, nil
 	}
-	lf, ok := t.wdl[k]
+	lf, ok := s.wdl[k]
 	if !ok {
 		return nil, nil
 	}

@@ -298,3 +298,56 @@ func TestProfilesAsThaiCountFields(t *testing.T) {
 		require.NoError(t, tables.Close())
 	}
 }
+
+// A table written after Open is found once Refresh has scanned the
+// directory again; probes running meanwhile see it or not, never fail
+// otherwise (run under -race).
+func TestRefreshFindsNewTables(t *testing.T) {
+	dir := t.TempDir()
+	tables, err := probe.Open(dir)
+	require.NoError(t, err)
+	defer tables.Close()
+	p, err := tb.ParseFEN("8/8/8/8/8/2k5/1R6/K7 w - - 0 1")
+	require.NoError(t, err)
+	_, err = tables.Value(&p)
+	var missing *probe.MissingError
+	require.ErrorAs(t, err, &missing)
+
+	added, err := tables.Refresh()
+	require.NoError(t, err)
+	require.Zero(t, added)
+
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 2 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				q := p
+				var notYet *probe.MissingError
+				if _, err := tables.Value(&q); err != nil && !errors.As(err, &notYet) {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	writeKRvK(t, dir)
+	added, err = tables.Refresh()
+	close(stop)
+	wg.Wait()
+	require.NoError(t, err)
+	require.Equal(t, 1, added)
+	v, err := tables.Value(&p)
+	require.NoError(t, err)
+	require.Equal(t, 31, v.Plies())
+	require.Equal(t, 3, tables.MaxPieces())
+
+	added, err = tables.Refresh() // nothing new
+	require.NoError(t, err)
+	require.Zero(t, added)
+}

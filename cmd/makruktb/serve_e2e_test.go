@@ -294,7 +294,7 @@ func TestExplorerInBrowser(t *testing.T) {
 // says, not the side to move.
 func TestExplorerSaysWhatIsKnown(t *testing.T) {
 	ctx := browser(t, 1200, 800)
-	ts, _ := newTestServerWith(t, "KRvKM") // thai and cambodian board's-honour tables only
+	ts, dir := newTestServerWith(t, "KRvKM") // thai and cambodian board's-honour tables only
 	verdictClass := func() string {
 		class, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("verdict").className`))
 		require.NoError(t, err)
@@ -338,6 +338,17 @@ func TestExplorerSaysWhatIsKnown(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"thai-strong", "White", "0", "0", "21,752", "0", "0", "10,758,976", "unknown"}, row)
 	screenshot(ctx, t, "stats-unknown.png")
+
+	// A table generated while the server runs is answered at once
+	// (item 9).
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")))
+	waitText(ctx, t, "#verdict", "mates in")
+	load("8/8/8/8/8/2k5/1N6/K7 w - - 0 1")
+	waitText(ctx, t, "#verdict", "table KNvK not found")
+	_, err = run(t, "gen", "--tables", dir, "KNvK")
+	require.NoError(t, err)
+	load("8/8/8/8/8/2k5/1N6/K7 w - - 0 1")
+	waitText(ctx, t, "#verdict", "Draw — neither side can force mate (KNvK)")
 }
 
 // screenshot saves the page as build/artifacts/NAME.
