@@ -41,11 +41,8 @@ var webFiles embed.FS
 type Server struct {
 	tables    *probe.Tables
 	responses *responseCache
-	statsSlot chan struct{} // one statistics computation at a time: they load whole tables
-	// lastHeat is the latest heat map, kept for its other figures (the
-	// technique page asks for two boards of one map); statsSlot guards it.
-	lastHeat *retro.Heatmap
-	log      *log.Logger
+	work      *work // statistics, heat maps and studies (work.go)
+	log       *log.Logger
 	// lastScan is when the table directory was last scanned (Unix ns):
 	// tables generated while the server runs are found (refresh).
 	lastScan atomic.Int64
@@ -76,6 +73,7 @@ func (s *Server) refresh(age time.Duration) bool {
 	}
 	if added > 0 {
 		s.responses.clear()
+		s.work.forget()
 	}
 	return added > 0
 }
@@ -83,7 +81,7 @@ func (s *Server) refresh(age time.Duration) bool {
 // NewServer returns a server of the tables (the caller closes them) that
 // keeps up to cacheBytes of answers and logs its own failures to logger.
 func NewServer(tables *probe.Tables, cacheBytes int64, logger *log.Logger) *Server {
-	s := &Server{tables: tables, responses: newResponseCache(cacheBytes), statsSlot: make(chan struct{}, 1), log: logger}
+	s := &Server{tables: tables, responses: newResponseCache(cacheBytes), work: newWork(), log: logger}
 	s.lastScan.Store(time.Now().UnixNano())
 	return s
 }
@@ -122,19 +120,22 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 type Endpoint struct {
 	Pattern, Query, Doc string
 	handle              func(*Server) func(*http.Request) (response, error)
+	// live answers change from one request to the next: never cached.
+	live bool
 }
 
 // Endpoints are the API's routes: the server registers them and serve's
 // help lists them.
 var Endpoints = []Endpoint{
-	{"/api/v1/probe", "?fen=FEN&rules=thai", "the document of probe --json", func(s *Server) func(*http.Request) (response, error) { return s.probe }},
-	{"/api/v1/line", "?fen=FEN&rules=thai", "the count-aware optimal line (line --json)", func(s *Server) func(*http.Request) (response, error) { return s.line }},
-	{"/api/v1/random", "?material=KRvKN&level=easy&rules=thai&seed=N", "a position White wins inside the count, drawn at random", func(s *Server) func(*http.Request) (response, error) { return s.random }},
-	{"/api/v1/study/{material}", "?examples=N&rules=R", "the document of study --json", func(s *Server) func(*http.Request) (response, error) { return s.study }},
-	{"/api/v1/heatmap/{material}", "?piece=k", "the document of stats --heatmap k --json", func(s *Server) func(*http.Request) (response, error) { return s.heatmap }},
-	{"/api/v1/heatmap/{material}/board.svg", "?piece=k", "the heat map's board", func(s *Server) func(*http.Request) (response, error) { return s.heatmapSVG }},
-	{"/api/v1/stats/{material}", "", "the document of stats --json", func(s *Server) func(*http.Request) (response, error) { return s.stats }},
-	{"/api/v1/stats/{material}/plot.svg", "", "the mate-distance histogram", func(s *Server) func(*http.Request) (response, error) { return s.plot }},
+	{"/api/v1/probe", "?fen=FEN&rules=thai", "the document of probe --json", func(s *Server) func(*http.Request) (response, error) { return s.probe }, false},
+	{"/api/v1/line", "?fen=FEN&rules=thai", "the count-aware optimal line (line --json)", func(s *Server) func(*http.Request) (response, error) { return s.line }, false},
+	{"/api/v1/random", "?material=KRvKN&level=easy&rules=thai&seed=N", "a position White wins inside the count, drawn at random", func(s *Server) func(*http.Request) (response, error) { return s.random }, false},
+	{"/api/v1/study/{material}", "?examples=N&rules=R", "the document of study --json", func(s *Server) func(*http.Request) (response, error) { return s.study }, false},
+	{"/api/v1/heatmap/{material}", "?piece=k", "the document of stats --heatmap k --json", func(s *Server) func(*http.Request) (response, error) { return s.heatmap }, false},
+	{"/api/v1/heatmap/{material}/board.svg", "?piece=k", "the heat map's board", func(s *Server) func(*http.Request) (response, error) { return s.heatmapSVG }, false},
+	{"/api/v1/stats/{material}", "", "the document of stats --json", func(s *Server) func(*http.Request) (response, error) { return s.stats }, false},
+	{"/api/v1/stats/{material}/plot.svg", "", "the mate-distance histogram", func(s *Server) func(*http.Request) (response, error) { return s.plot }, false},
+	{"/api/v1/work", "", "the statistics, heat maps and studies under way: what, running or waiting, for how long", func(s *Server) func(*http.Request) (response, error) { return s.workList }, true},
 }
 
 // EndpointsHelp lists the endpoints as serve's help shows them.
@@ -167,7 +168,7 @@ var pages = func() http.Handler {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, e := range Endpoints {
-		mux.HandleFunc("GET "+e.Pattern, s.api(e.handle(s)))
+		mux.HandleFunc("GET "+e.Pattern, s.api(e.handle(s), e.live))
 	}
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, &apiError{http.StatusNotFound, fmt.Sprintf("no API endpoint %s", clip(r.URL.Path))})
@@ -313,11 +314,14 @@ func jsonResponse(doc any) (response, error) {
 // api wraps an endpoint: answers come from the response cache when the same
 // request was answered before, with their ETag and gzip (payload); errors
 // become JSON with their status.
-func (s *Server) api(endpoint func(*http.Request) (response, error)) http.HandlerFunc {
+func (s *Server) api(endpoint func(*http.Request) (response, error), live bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		key := r.URL.Path + "?" + r.URL.Query().Encode()
 		s.refresh(rescanEvery)
-		p, ok := s.responses.get(key)
+		p, ok := payload{}, false
+		if !live {
+			p, ok = s.responses.get(key)
+		}
 		if !ok {
 			resp, err := endpoint(r)
 			var missing *probe.MissingError
@@ -332,7 +336,9 @@ func (s *Server) api(endpoint func(*http.Request) (response, error)) http.Handle
 				return
 			}
 			p = newPayload(resp.contentType, resp.body)
-			s.responses.put(key, p)
+			if !live {
+				s.responses.put(key, p)
+			}
 		}
 		p.write(w, r)
 	}
@@ -421,20 +427,30 @@ func (s *Server) line(r *http.Request) (response, error) {
 	return jsonResponse(doc)
 }
 
-// tableStats computes the statistics of the material in the request, one
-// computation at a time.
+// tableStats returns the statistics of the material in the request
+// (work.do: computed once for the numbers and the plot).
 func (s *Server) tableStats(r *http.Request) (*retro.Stats, error) {
 	g, m, err := s.wholeTable(r)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { <-s.statsSlot }()
-	return report.Stats(r.Context(), s.tables.Dir(), probe.ID{Material: m, Game: g})
+	id := probe.ID{Material: m, Game: g}
+	st, err := s.work.do(r.Context(), "stats "+id.String(), "statistics of "+id.String(), largeTable(m), func(ctx context.Context) (any, error) {
+		return report.Stats(ctx, s.tables.Dir(), id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return st.(*retro.Stats), nil
 }
 
+// largeTable says whether whole-table work on m is large: five pieces or
+// more, tens of millions of positions and up (work.go runs these one at a
+// time).
+func largeTable(m tb.Material) bool { return m.Pieces() >= 5 }
+
 // wholeTable checks the material in the request for a computation that
-// reads its table whole, and waits for the one slot such computations
-// share (the caller frees it).
+// reads its table whole: a material, of a table the directory has.
 func (s *Server) wholeTable(r *http.Request) (tb.Game, tb.Material, error) {
 	g, err := gameParam(r.URL.Query())
 	if err != nil {
@@ -448,12 +464,7 @@ func (s *Server) wholeTable(r *http.Request) (tb.Game, tb.Material, error) {
 	if _, err := os.Stat(id.Path(s.tables.Dir())); err != nil {
 		return g, m, &probe.MissingError{Material: id.String(), Dir: s.tables.Dir()}
 	}
-	select {
-	case s.statsSlot <- struct{}{}:
-		return g, m, nil
-	case <-r.Context().Done():
-		return g, m, r.Context().Err()
-	}
+	return g, m, nil
 }
 
 // heatmapOf computes the heat map the request asks for (?piece=k by
@@ -467,21 +478,20 @@ func (s *Server) heatmapOf(r *http.Request) (*retro.Heatmap, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() { <-s.statsSlot }()
 	if g != tb.Makruk {
 		return nil, badRequest("heat maps: Makruk tables only for now")
 	}
 	if _, _, err := report.ParsePiece(piece, m); err != nil {
 		return nil, badRequest("%v", err)
 	}
-	if h := s.lastHeat; h != nil && h.Material == m.String() && h.Piece == piece {
-		return h, nil
+	// One map serves its four figures (the technique page asks for two).
+	h, err := s.work.do(r.Context(), "heatmap "+m.String()+" "+piece, "heat map of "+m.String()+" by "+piece, largeTable(m), func(ctx context.Context) (any, error) {
+		return report.Heatmap(ctx, s.tables.Dir(), m, piece)
+	})
+	if err != nil {
+		return nil, err
 	}
-	h, err := report.Heatmap(r.Context(), s.tables.Dir(), m, piece)
-	if err == nil {
-		s.lastHeat = h
-	}
-	return h, err
+	return h.(*retro.Heatmap), nil
 }
 
 // heatmap answers /api/v1/heatmap/MATERIAL?piece=P with stats --heatmap
@@ -537,8 +547,15 @@ func (s *Server) study(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	defer func() { <-s.statsSlot }()
-	st, err := report.Study(r.Context(), s.tables.Dir(), probe.ID{Material: m, Game: g}, so)
+	id := probe.ID{Material: m, Game: g}
+	rules := ""
+	if so.Rules != nil {
+		rules = so.Rules.Name
+	}
+	key := fmt.Sprintf("study %s %d %s", id, examples, rules)
+	st, err := s.work.do(r.Context(), key, "study of "+id.String(), largeTable(m), func(ctx context.Context) (any, error) {
+		return report.Study(ctx, s.tables.Dir(), id, so)
+	})
 	if err != nil {
 		return response{}, err
 	}

@@ -24,13 +24,27 @@ async function show(material) {
   // takes from seconds to a minute; the server keeps the answer): say so,
   // with the time so far, rather than leave the page still.
   const started = Date.now();
+  let under = ""; // what the server is computing, when it takes a while
   const tell = () => {
     const s = Math.round((Date.now() - started) / 1000);
     $("status").textContent = `Counting ${material} over the full board… ${s} s` +
-      (s >= 3 ? " (the first count of a material reads its tables whole: a five-piece one can take a minute; later ones are instant)" : "");
+      (s >= 3 ? " (the first count of a material reads its tables whole: a five-piece one can take a minute; later ones are instant)" : "") + under;
+  };
+  // Every second: the clock, and (from the third) the server's list of
+  // computations, where a large table may be waiting behind another.
+  const poll = async () => {
+    tell();
+    if (Date.now() - started < 2500) return;
+    try {
+      const r = await fetch("api/v1/work");
+      const work = (await r.json()).work || [];
+      under = work.length ? ". Under way on the server: " + work.map((w) => `${w.what} (${w.state} ${Math.round(w.seconds)} s)`).join(", ") : "";
+    } catch {
+      under = "";
+    }
   };
   tell();
-  const ticker = setInterval(tell, 1000);
+  const ticker = setInterval(poll, 1000);
   $("result").hidden = true;
   let r, st;
   try {
