@@ -40,6 +40,8 @@ type Move struct {
 	// the DTB table of the rules is missing: Category is then the plain
 	// DTM result, which the count may turn into a draw.
 	Exact bool `json:"exact"`
+	// Count is the count after the move.
+	Count Count `json:"count"`
 }
 
 // Count is a count as a document: which rules, which count, how far it
@@ -151,7 +153,7 @@ func NewProbe(pos *tb.Position, j probe.Root, r *honour.Rules) Probe {
 		a := m.After.Value
 		doc.Moves = append(doc.Moves, Move{
 			UCI: m.Move.String(), SAN: pos.SAN(m.Move), FEN: FENAfter(pos, m), WDL: a.WDL().String(), DTM: DTM(a), Category: m.After.Category.String(),
-			DTB: DTM(m.After.DTB), Exact: m.After.Exact,
+			DTB: DTM(m.After.DTB), Exact: m.After.Exact, Count: NewCount(m.After.Count, pos.Side.Other(), r),
 		})
 	}
 	return doc

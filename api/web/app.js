@@ -152,8 +152,19 @@ function verdict(doc) {
     case "win": case "loss":
       return { head: counted(doc) ? `${sideName(winner)} wins inside the count` : `${sideName(winner)} wins`, plain: mate, tone: "win" };
     default: // cursed-win, blessed-loss, or a draw by an expired count
-      return { head: "Draw by the count", plain: `${mate} without the count, but the count runs out first`, tone: "cursed" };
+      return { head: "Draw by the count", plain: `${mate} without the count, but ${whyCursed(doc)}`, tone: "cursed" };
   }
+}
+
+// whyCursed says why the count draws a mate: the arithmetic of the count,
+// or, under board's honour, the goal that decides.
+function whyCursed(doc) {
+  const left = plural(doc.count.remaining, "ply", "plies");
+  if (doc.count.expired) return "the count has run out";
+  if (doc.count.kind !== "board") return `the mate needs ${plural(doc.dtm, "ply", "plies")} and the count leaves ${left}`;
+  const goal = "mate, or taking the last piece while the pieces' count that starts then still lets the mate come in time";
+  if (doc.dtb === undefined || doc.dtb === null) return `the board's-honour count asks for its goal — ${goal} — and the defence can keep it from ever coming`;
+  return `the board's-honour goal — ${goal} — is ${plural(doc.dtb, "ply", "plies")} away and the count leaves ${left}`;
 }
 // lostBy says how the side to move of a position lost before moving:
 // checkmated, or in Shatranj also stalemated or left with a bare king.
@@ -275,12 +286,21 @@ function render() {
         text += `, goal in ${movesFromPlies(m.dtb + 1)}`;
         b.title = `${m.uci}; goal: mate, or a capture of the last piece into a pieces' count that still wins`;
       }
+      // The count after the move: a capture can start a fresh one.
+      if (m.count && counted(doc) && m.count.kind !== "none") text += ` · ${moveCountText(m.count)}`;
       b.textContent = text;
       b.addEventListener("click", () => playMove(m));
       section.appendChild(b);
     }
     movesDiv.appendChild(section);
   }
+}
+
+// moveCountText is the count after a move, short: "25 plies left", or
+// "count starts, 32 left" when the move starts it.
+function moveCountText(c) {
+  const left = plural(c.remaining, "ply", "plies");
+  return c.ply < 0 ? `count ${left}` : `${left} left`;
 }
 
 function squareIndex(name) {

@@ -146,6 +146,10 @@ func TestExplorerInBrowser(t *testing.T) {
 	click(ctx, t, "#load")
 	waitText(ctx, t, "#verdict", "White mates in 16 moves (31 plies)")
 	waitText(ctx, t, "#count", "count at ply 5 → 27 plies left (thai rules): CURSED-WIN")
+	// Why the count draws it, in numbers (issue 62, item 7), and the
+	// count after each move (item 16).
+	waitText(ctx, t, "#verdict", "Draw by the count — White mates in 16 moves (31 plies) without the count, but the mate needs 31 plies and the count leaves 27 plies")
+	waitText(ctx, t, "#moves", "Rb1 mate in 16 · 26 plies left")
 	// The count as players call it aloud (issue 40, item 7; issue 38).
 	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#announce"), "up")))
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("announce").dispatchEvent(new Event("change"))`))
