@@ -25,6 +25,8 @@ const state = {
   placing: "", // a piece letter, "x" to remove, "" to move pieces
   selected: -1,
   hint: "",
+  rotated: false, // Black at the bottom
+  cursor: 0, // the square the keyboard is on (a1)
   training: null, // {side: "w"|"b"} while the trainer runs
 };
 
@@ -97,6 +99,8 @@ async function go(fen, addToHistory = true, uci = "") {
   // ?train=1 starts the trainer on the position a link opens, once: the
   // address of a later position (a reload, a copied link) does not.
   url.searchParams.delete("train");
+  if (state.rotated) url.searchParams.set("view", "black");
+  else url.searchParams.delete("view");
   if (game() === "makruk") url.searchParams.delete("game");
   else url.searchParams.set("game", game());
   if ($("announce").value === "plies") url.searchParams.delete("announce");
@@ -230,7 +234,10 @@ function render() {
     marks[squareIndex(state.hint.slice(0, 2))] = "hint";
     if (state.hint.length >= 4) marks[squareIndex(state.hint.slice(2, 4))] = "hint";
   }
-  $("board").innerHTML = drawBoard(pos.board, marks);
+  // Redrawing loses the keyboard's place on the board: put it back.
+  const focused = $("board").contains(document.activeElement);
+  $("board").innerHTML = drawBoard(pos.board, marks, state.rotated, state.cursor);
+  if (focused) $("board").querySelector(`rect[data-square="${squareName(state.cursor)}"]`).focus();
   $("back").disabled = state.at <= 0;
   $("forward").disabled = state.at >= state.history.length - 1;
   for (const b of document.querySelectorAll("#palette button")) {
@@ -463,18 +470,39 @@ function setGame(g) {
 
 function init() {
   $("board").addEventListener("click", (e) => {
-    const rect = e.target.closest("[data-square]") || e.target.closest(".piece");
-    if (!rect) return;
-    let name = rect.dataset.square;
-    if (!name) {
-      // A piece: find the square under it.
-      const t = rect.getAttribute("transform").match(/translate\((\d+),(\d+)\)/);
-      name = "abcdefgh"[t[1] / 100] + (8 - t[2] / 100);
+    const sq = e.target.closest("[data-square]"); // a square, or the piece on it
+    if (!sq) return;
+    state.cursor = squareIndex(sq.dataset.square);
+    onSquareClick(state.cursor);
+  });
+  // The keyboard: arrows move the cursor square as the board is shown,
+  // Enter or Space acts as a click on it.
+  $("board").addEventListener("keydown", (e) => {
+    const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      onSquareClick(state.cursor);
+      return;
     }
-    onSquareClick(squareIndex(name));
+    const step = steps[e.key];
+    if (!step) return;
+    e.preventDefault();
+    e.stopPropagation(); // not the history's arrows
+    const dir = state.rotated ? -1 : 1;
+    const file = Math.min(7, Math.max(0, state.cursor % 8 + dir * step[0]));
+    const rank = Math.min(7, Math.max(0, Math.floor(state.cursor / 8) + dir * step[1]));
+    state.cursor = rank * 8 + file;
+    for (const r of $("board").querySelectorAll("rect.sq")) r.tabIndex = -1;
+    const target = $("board").querySelector(`rect[data-square="${squareName(state.cursor)}"]`);
+    target.tabIndex = 0;
+    target.focus();
   });
   for (const b of document.querySelectorAll("#palette button")) {
     b.addEventListener("click", () => { state.placing = b.dataset.piece; state.selected = -1; render(); });
+    if (b.dataset.piece && b.dataset.piece !== "x") {
+      b.setAttribute("aria-label", `place ${pieceName(b.dataset.piece)}`);
+      b.title = `place ${pieceName(b.dataset.piece)}`;
+    }
   }
   $("fen-form").addEventListener("submit", (e) => { e.preventDefault(); stopTraining(""); go($("fen").value.trim()); });
   $("random-form").addEventListener("submit", (e) => { e.preventDefault(); stopTraining(""); drawRandom(); });
@@ -486,6 +514,10 @@ function init() {
     pos.countLimit = "-";
     pos.countPly = "0";
     go(makeFen(pos));
+  });
+  $("rotate").addEventListener("click", () => {
+    state.rotated = !state.rotated;
+    go(currentFen(), false);
   });
   $("flip").addEventListener("click", () => {
     const pos = parseFen(currentFen());
@@ -511,12 +543,13 @@ function init() {
   $("hint").addEventListener("click", showHint);
   // Arrow keys step back and forward, as the buttons do.
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, select")) return;
+    if (e.target.closest("input, select, #board")) return;
     if (e.key === "ArrowLeft") $("back").click();
     if (e.key === "ArrowRight") $("forward").click();
   });
   const params = new URL(location.href).searchParams;
   if (params.get("game") === "shatranj") $("game").value = "shatranj";
+  state.rotated = params.get("view") === "black";
   setGame(game());
   const rules = params.get("rules");
   if (rules && [...$("rules").options].some((o) => o.value === rules)) $("rules").value = rules;

@@ -51,8 +51,10 @@ function makeFen(pos) {
 const SHAPES = {
   K: `<path d="M25 88 H75 L70 78 H30 Z"/><path d="M32 78 C30 60 36 50 42 44 H58 C64 50 70 60 68 78 Z"/>
       <path d="M40 44 L50 22 L60 44 Z"/><circle cx="50" cy="17" r="6"/><path d="M38 60 H62" fill="none"/>`,
-  M: `<path d="M27 88 H73 L68 78 H32 Z"/><path d="M34 78 C32 64 40 54 50 54 C60 54 68 64 66 78 Z"/>
-      <circle cx="50" cy="48" r="6"/>`,
+  // The Met: a short stupa of two tiers under a spire — smaller than the
+  // Khun, and nothing like the bia, a flat shell.
+  M: `<path d="M27 88 H73 L68 78 H32 Z"/><path d="M33 78 L37 66 H63 L67 78 Z"/><path d="M39 66 L42 56 H58 L61 66 Z"/>
+      <path d="M44 56 L50 36 L56 56 Z"/>`,
   S: `<path d="M27 88 H73 L68 78 H32 Z"/><path d="M34 78 C30 62 40 44 50 28 C60 44 70 62 66 78 Z"/>
       <path d="M42 62 C46 56 54 56 58 62" fill="none"/>`,
   N: `<path d="M26 88 H76 L72 78 H30 Z"/>
@@ -68,30 +70,41 @@ const SHAPES = {
       <path d="M40 62 C34 66 30 60 32 54 M60 62 C66 66 70 60 68 54" fill="none"/><path d="M50 50 V74" fill="none"/>`,
 };
 
-function pieceSVG(letter, x, y) {
+// pieceName is a piece's name for people: "White Ruea (rook)".
+function pieceName(letter) {
+  const kind = letter.toUpperCase();
+  return `${letter === kind ? "White" : "Black"} ${NAMES[kind] || kind}`;
+}
+
+function pieceSVG(letter, x, y, square) {
   const white = letter === letter.toUpperCase();
   const kind = letter.toUpperCase();
   const fill = white ? "#fbf7ea" : "#2b2b2b";
   const stroke = white ? "#222" : "#e8e0c8";
-  const side = white ? "White" : "Black";
-  return `<g class="piece" data-piece="${letter}" transform="translate(${x},${y})" fill="${fill}" stroke="${stroke}" stroke-width="3" stroke-linejoin="round">
-    <title>${side} ${NAMES[kind] || kind}</title><g transform="translate(50,52) scale(1.2) translate(-50,-52)">${SHAPES[kind] || `<text x="50" y="66" text-anchor="middle" font-size="48">${letter}</text>`}</g></g>`;
+  return `<g class="piece" data-piece="${letter}" data-square="${square}" transform="translate(${x},${y})" fill="${fill}" stroke="${stroke}" stroke-width="3" stroke-linejoin="round" aria-hidden="true">
+    <title>${pieceName(letter)}</title><g transform="translate(50,52) scale(1.2) translate(-50,-52)">${SHAPES[kind] || `<text x="50" y="66" text-anchor="middle" font-size="48">${letter}</text>`}</g></g>`;
 }
 
-// drawBoard draws board (a1 first) as SVG, White at the bottom; marks lists
-// squares to highlight as {square: class}.
-function drawBoard(board, marks) {
-  let s = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-24 0 824 824" class="board" role="img" aria-label="board">`;
+// drawBoard draws board (a1 first) as SVG, White at the bottom, or Black
+// when rotated; marks lists squares to highlight as {square: class}. Each
+// square is a button for the keyboard, named by its square and piece;
+// cursor (a square index) is the one in the tab order.
+function drawBoard(board, marks, rotated = false, cursor = 0) {
+  const bottom = rotated ? "Black" : "White";
+  let s = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-24 0 824 824" class="board" role="group" aria-label="board, ${bottom} at the bottom: arrow keys move between squares, Enter picks a piece and its square">`;
   for (let s8 = 0; s8 < 64; s8++) {
     const file = s8 % 8, rank = Math.floor(s8 / 8);
-    const x = file * 100, y = (7 - rank) * 100;
+    const x = (rotated ? 7 - file : file) * 100, y = (rotated ? rank : 7 - rank) * 100;
     const mark = marks[s8] ? ` ${marks[s8]}` : "";
-    s += `<rect class="sq${mark}" data-square="${squareName(s8)}" x="${x}" y="${y}" width="100" height="100"/>`;
-    if (board[s8]) s += pieceSVG(board[s8], x, y);
+    const name = squareName(s8);
+    const label = `${name}, ${board[s8] ? pieceName(board[s8]) : "empty"}${marks[s8] ? `, ${marks[s8]}` : ""}`;
+    s += `<rect class="sq${mark}" data-square="${name}" x="${x}" y="${y}" width="100" height="100" role="button" tabindex="${s8 === cursor ? 0 : -1}" aria-label="${label}"/>`;
+    if (board[s8]) s += pieceSVG(board[s8], x, y, name);
   }
   for (let i = 0; i < 8; i++) {
-    s += `<text class="coord" x="${i * 100 + 50}" y="818" text-anchor="middle">${"abcdefgh"[i]}</text>`;
-    s += `<text class="coord" x="-12" y="${(7 - i) * 100 + 56}" text-anchor="middle">${i + 1}</text>`;
+    const at = rotated ? 7 - i : i;
+    s += `<text class="coord" x="${at * 100 + 50}" y="818" text-anchor="middle" aria-hidden="true">${"abcdefgh"[i]}</text>`;
+    s += `<text class="coord" x="-12" y="${(7 - at) * 100 + 56}" text-anchor="middle" aria-hidden="true">${i + 1}</text>`;
   }
   return s + "</svg>";
 }

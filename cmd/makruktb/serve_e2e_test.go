@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -342,6 +343,41 @@ func TestExplorerSaysWhatIsKnown(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"thai-strong", "White", "0", "0", "21,752", "0", "0", "10,758,976", "unknown"}, row)
 	screenshot(ctx, t, "stats-unknown.png")
+
+	// The keyboard (item 15): Tab reaches the board, arrows move between
+	// squares, Enter picks the rook and its square; every square and
+	// palette button has a name of its own, and the verdict is announced.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/?fen="+url.QueryEscape("8/8/8/3m4/2k5/8/8/KR6 w - - 0 1"))))
+	waitText(ctx, t, "#verdict", "White wins inside the count")
+	require.Equal(t, "polite", evaluate[string](ctx, t, `document.getElementById("verdict").getAttribute("aria-live")`))
+	labels := evaluate[[]string](ctx, t, `[...document.querySelectorAll("#palette button")].filter((b) => b.offsetParent).map((b) => b.getAttribute("aria-label") || b.textContent)`)
+	require.Contains(t, labels, "place White Khun (king)")
+	require.Contains(t, labels, "place Black Met")
+	distinct := map[string]bool{}
+	for _, l := range labels {
+		distinct[l] = true
+	}
+	require.Len(t, distinct, len(labels), "palette buttons named alike: %v", labels)
+	require.Equal(t, "b1, White Ruea (rook)", evaluate[string](ctx, t, `document.querySelector('rect[data-square="b1"]').getAttribute("aria-label")`))
+	focusA1 := `document.querySelector('rect[data-square="a1"]').focus(); document.activeElement.dataset.square`
+	require.Equal(t, "a1", evaluate[string](ctx, t, focusA1))
+	for _, k := range []string{kb.ArrowRight, kb.Enter, kb.ArrowUp, kb.ArrowUp, kb.ArrowUp, kb.Enter} { // b1, pick; b4, go
+		require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(k)))
+	}
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("fen").value.startsWith("8/8/8/3m4/1Rk5/8/8/K7 b")`, chromedp.WithPollingTimeout(15*time.Second)))
+	require.NoError(t, err, "Rb4 played from the keyboard")
+
+	// The board seen from Black's side (item 11): a1 top right, h8 bottom
+	// left, in the address too; the colour swap is a separate button.
+	click(ctx, t, "#rotate")
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`(() => { const r = document.querySelector('rect[data-square="a1"]'); return r.getAttribute("x") === "700" && r.getAttribute("y") === "0" })()`, chromedp.WithPollingTimeout(15*time.Second)))
+	require.NoError(t, err)
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	require.NoError(t, err)
+	require.Contains(t, loc, "view=black")
+	require.Equal(t, "Swap colours", evaluate[string](ctx, t, `document.getElementById("flip").textContent`))
+	screenshot(ctx, t, "rotated.png")
+	click(ctx, t, "#rotate")
 
 	// A table generated while the server runs is answered at once
 	// (item 9).
