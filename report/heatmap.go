@@ -144,13 +144,18 @@ func WriteHeatmapSVG(w io.Writer, h *retro.Heatmap, figure string) error {
 			top = max(top, v)
 		}
 	}
+	// The title takes two lines (the longest, "checkmates by the mated
+	// king's square", does not fit one beside the material), the board
+	// below them.
+	const boardTop = 48
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 440 470" width="440" height="470" font-family="sans-serif" font-size="12">`+"\n")
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 440 %d" width="440" height="%d" font-family="sans-serif" font-size="12">`+"\n", 440+boardTop, 440+boardTop)
 	fmt.Fprintf(&b, `<title>%s, %s on the square: %s</title>`+"\n", html.EscapeString(h.Material), html.EscapeString(h.Piece), title)
-	fmt.Fprintf(&b, `<rect width="440" height="470" fill="#fff"/><text x="20" y="20" font-size="14" font-weight="bold">%s, %s on the square: %s</text>`+"\n", html.EscapeString(h.Material), html.EscapeString(h.Piece), title)
+	fmt.Fprintf(&b, `<rect width="440" height="%d" fill="#fff"/><text x="20" y="18" font-size="14" font-weight="bold">%s, %s on the square:</text><text x="20" y="36" font-size="14" font-weight="bold">%s</text>`+"\n",
+		440+boardTop, html.EscapeString(h.Material), html.EscapeString(h.Piece), title)
 	for n, s := range h.Squares { // a1 first
 		sq := tb.Square(n)
-		x, y := 30+sq.File()*50, 30+(7-sq.Rank())*50
+		x, y := 30+sq.File()*50, boardTop+(7-sq.Rank())*50
 		v, ok := heatFigure(s, figure)
 		fill := "#eee"
 		if ok && top > 0 {
@@ -164,7 +169,7 @@ func WriteHeatmapSVG(w io.Writer, h *retro.Heatmap, figure string) error {
 		}
 	}
 	for i := range 8 {
-		fmt.Fprintf(&b, `<text x="%d" y="458" text-anchor="middle">%c</text><text x="18" y="%d" text-anchor="middle">%d</text>`+"\n", 55+i*50, 'a'+i, 60+(7-i)*50, i+1)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%c</text><text x="18" y="%d" text-anchor="middle">%d</text>`+"\n", 55+i*50, boardTop+428, 'a'+i, boardTop+30+(7-i)*50, i+1)
 	}
 	b.WriteString("</svg>\n")
 	_, err = io.WriteString(w, b.String())

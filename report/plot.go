@@ -5,6 +5,8 @@ import (
 	"html"
 	"io"
 	"math"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/makruktb/makruktb/retro"
@@ -48,15 +50,21 @@ func WriteHistogramSVG(w io.Writer, st *retro.Stats) {
 	innerW := float64(plotWidth - marginLeft - marginRight)
 	innerH := float64(plotHeight - marginTop - marginBottom)
 	slot := innerW / float64(longest+1)
+	// The count-end labels go in rows of their own above the bars, so
+	// they cover neither the bars nor each other; the plot grows by them.
+	ends := countEnds(st.Material, longest)
+	labels, rows := placeLabels(ends, slot, innerW)
+	band := labelRow * rows
+	height, plotTop := plotHeight+band, marginTop+band
 	bar := math.Max(slot/2-0.5, 0.5)
 	y := func(n uint64) float64 { return innerH * float64(n) / float64(top) }
 
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", plotWidth, plotHeight, plotWidth, plotHeight)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", plotWidth, height, plotWidth, height)
 	fmt.Fprintf(&b, `<title>%s: positions by distance to mate</title>`+"\n", html.EscapeString(st.Material))
-	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/>`+"\n", plotWidth, plotHeight)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/>`+"\n", plotWidth, height)
 	fmt.Fprintf(&b, `<text x="%d" y="24" font-size="15" font-weight="bold">%s: positions by distance to mate (full board, both sides to move)</text>`+"\n", marginLeft, html.EscapeString(st.Material))
-	fmt.Fprintf(&b, `<g transform="translate(%d,%d)">`+"\n", marginLeft, marginTop)
+	fmt.Fprintf(&b, `<g transform="translate(%d,%d)">`+"\n", marginLeft, plotTop)
 	// Horizontal grid lines with the counts.
 	for i := 0; i <= 4; i++ {
 		n := top / 4 * uint64(i)
@@ -81,16 +89,102 @@ func WriteHistogramSVG(w io.Writer, st *retro.Stats) {
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">mate in N moves</text>`+"\n", innerW/2, innerH+36)
 	// Where each built-in profile's fresh count ends, for the stronger
 	// side's wins: the bars right of its line mate too late for it.
-	for n, line := range countEnds(st.Material, longest) {
-		x := float64(line.moves+1) * slot
-		fmt.Fprintf(&b, `<line class="count-end" x1="%.1f" x2="%.1f" y1="0" y2="%.1f" stroke="#555" stroke-dasharray="4 3"><title>%s</title></line>`, x, x, innerH, html.EscapeString(line.title))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" fill="#555">%s</text>`+"\n", x+3, 12+14*n, html.EscapeString(line.label))
+	for n, line := range ends {
+		l := labels[n]
+		x, y := float64(line.moves+1)*slot, -4-float64(labelRow*l.row)
+		fmt.Fprintf(&b, `<line class="count-end" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#555" stroke-dasharray="4 3"><title>%s</title></line>`, x, x, y-9, innerH, html.EscapeString(line.title))
+		fmt.Fprintf(&b, `<text class="count-end-label" x="%.1f" y="%.1f" font-size="11" fill="#555" text-anchor="%s">%s</text>`+"\n", l.x, y, l.anchor, html.EscapeString(line.label))
 	}
-	// The legend, on its own line under the title.
-	fmt.Fprintf(&b, `<rect x="0" y="-30" width="10" height="10" fill="#2e7d32"/><text x="14" y="-21">side to move wins</text>`)
-	fmt.Fprintf(&b, `<rect x="140" y="-30" width="10" height="10" fill="#c62828"/><text x="154" y="-21">side to move loses</text>`+"\n")
+	// The legend, on its own line under the title, above the labels.
+	fmt.Fprintf(&b, `<rect x="0" y="%d" width="10" height="10" fill="#2e7d32"/><text x="14" y="%d">side to move wins</text>`, -30-band, -21-band)
+	fmt.Fprintf(&b, `<rect x="140" y="%d" width="10" height="10" fill="#c62828"/><text x="154" y="%d">side to move loses</text>`+"\n", -30-band, -21-band)
 	b.WriteString("</g>\n</svg>\n")
 	io.WriteString(w, b.String())
+}
+
+// labelRow is the height of a row of count-end labels; labelCharWidth
+// the width of a character of theirs (11 px sans-serif), about.
+const (
+	labelRow       = 14
+	labelCharWidth = 6.2
+)
+
+// A placedLabel is where a count-end label goes: its anchor point's x,
+// its row above the bars (0 nearest), and which end the point is at.
+type placedLabel struct {
+	x      float64
+	row    int
+	anchor string // "start": the label runs right of x; "end": left
+}
+
+// placeLabels puts each count end's label beside its line, to the right
+// (to the left where it would leave the plot), in a row above the bars:
+// above every label whose line runs under it (so no line crosses a label),
+// and clear of the labels beside it. It returns the labels and the rows
+// used.
+func placeLabels(ends []countEnd, slot, width float64) ([]placedLabel, int) {
+	out := make([]placedLabel, len(ends))
+	lo, hi, line := make([]float64, len(ends)), make([]float64, len(ends)), make([]float64, len(ends))
+	const gap = 6
+	for n, e := range ends {
+		line[n] = float64(e.moves+1) * slot
+	}
+	// Anchors, right to left: a label runs left of its line when it would
+	// leave the plot, or cover the line of a label that runs left (two
+	// labels covering each other's lines could not both be crossed by
+	// neither line).
+	order := make([]int, len(ends))
+	for n := range order {
+		order[n] = n
+	}
+	sort.Slice(order, func(a, b int) bool { return line[order[a]] > line[order[b]] })
+	for k, n := range order {
+		x, w := line[n], labelCharWidth*float64(len(ends[n].label))
+		out[n] = placedLabel{x: x + 3, anchor: "start"}
+		lo[n], hi[n] = x+3, x+3+w
+		left := hi[n] > width
+		for _, j := range order[:k] {
+			if out[j].anchor == "end" && line[j] >= lo[n]-gap && line[j] <= hi[n]+gap {
+				left = true
+			}
+		}
+		if left && x-3-w >= 0 {
+			out[n].x, out[n].anchor = x-3, "end"
+			lo[n], hi[n] = x-3-w, x-3
+		}
+	}
+	// Relax until no row changes (at most once per label and once more:
+	// the rows only grow, and a label only waits for those before it).
+	for range len(ends) + 1 {
+		changed := false
+		for i := range ends {
+			row := 0
+			for j := range ends {
+				if line[j] != line[i] && line[j] >= lo[i]-gap && line[j] <= hi[i]+gap {
+					row = max(row, out[j].row+1)
+				}
+			}
+			for clash := true; clash; {
+				clash = false
+				for j := range i {
+					if out[j].row == row && lo[i] < hi[j]+gap && lo[j] < hi[i]+gap {
+						row, clash = row+1, true
+					}
+				}
+			}
+			if row != out[i].row {
+				out[i].row, changed = row, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	rows := 0
+	for _, p := range out {
+		rows = max(rows, p.row+1)
+	}
+	return out, rows
 }
 
 // countEnd is a line across the histogram where a count ends.
@@ -119,10 +213,10 @@ func countEnds(material string, longest int) []countEnd {
 		if moves >= longest {
 			continue
 		}
-		if len(ends) > 0 && ends[len(ends)-1].moves == moves {
-			last := &ends[len(ends)-1]
-			last.label = strings.Replace(last.label, " count", ", "+r.Name+" count", 1)
-			last.title += "; " + countTitle(r.Name, c, moves)
+		if same := slices.IndexFunc(ends, func(e countEnd) bool { return e.moves == moves }); same >= 0 {
+			e := &ends[same]
+			e.label = strings.Replace(e.label, " count", ", "+r.Name+" count", 1)
+			e.title += "; " + countTitle(r.Name, c, moves)
 			continue
 		}
 		ends = append(ends, countEnd{moves: moves, label: r.Name + " count ends", title: countTitle(r.Name, c, moves)})
