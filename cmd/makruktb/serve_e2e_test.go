@@ -440,6 +440,24 @@ func TestStatsPageOnAPhone(t *testing.T) {
 	screenshot(ctx, t, "heatmap-phone.png")
 }
 
+// The explorer on a phone (375 px; issue 62): the new controls and the
+// trainer's lines fit, nothing scrolls sideways.
+func TestExplorerOnAPhone(t *testing.T) {
+	ctx := browser(t, 375, 812)
+	ts, _ := newTestServer(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(375, 812, chromedp.EmulateMobile)))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/?rules=none&fen="+url.QueryEscape(longestKRvK))))
+	waitText(ctx, t, "#verdict", "White wins — White mates in 16 moves (31 plies)")
+	screenshot(ctx, t, "explorer-phone.png")
+	click(ctx, t, "#train")
+	waitText(ctx, t, "#moves", "The moves are hidden while you train")
+	click(ctx, t, "#hint")
+	hintSquares(ctx, t, 1)
+	width := evaluate[int](ctx, t, `document.documentElement.scrollWidth`)
+	require.LessOrEqual(t, width, 375, "the explorer scrolls sideways on a phone")
+	screenshot(ctx, t, "trainer-phone.png")
+}
+
 // The technique page (issue 39, item 3): the longest win, the defending
 // king's heat maps and the examples, each a link that starts the trainer.
 func TestTechniquePage(t *testing.T) {
