@@ -1,6 +1,8 @@
 package api
 
 import (
+	"context"
+	"errors"
 	"io"
 	"log"
 	"net/http"
@@ -8,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,4 +84,45 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	testenv.Cleanup()
 	os.Exit(code)
+}
+
+// While a large table's statistics run, a small table's are answered and a
+// bad parameter is refused at once, and /api/v1/work shows the large one
+// (issue 62, item 8).
+func TestServerSmallBesideLarge(t *testing.T) {
+	tables, err := probe.Open(testenv.Tables(t, "KRvK"))
+	require.NoError(t, err)
+	defer tables.Close()
+	s := NewServer(tables, 1<<20, log.New(io.Discard, "", 0))
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+
+	release := make(chan struct{})
+	defer close(release)
+	go func() {
+		_, _ = s.work.do(context.Background(), "stats KSSvKR", "statistics of KSSvKR", true, func(context.Context) (any, error) {
+			<-release
+			return nil, errors.New("released")
+		})
+	}()
+	get := func(path string) (int, string) {
+		r, err := http.Get(ts.URL + path)
+		require.NoError(t, err)
+		defer r.Body.Close()
+		b, err := io.ReadAll(r.Body)
+		require.NoError(t, err)
+		return r.StatusCode, string(b)
+	}
+	require.Eventually(t, func() bool {
+		_, body := get("/api/v1/work")
+		return strings.Contains(body, `"what": "statistics of KSSvKR"`) && strings.Contains(body, `"state": "running"`)
+	}, 10*time.Second, 5*time.Millisecond)
+
+	status, body := get("/api/v1/stats/KRvK")
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, `"material": "KRvK"`)
+	status, body = get("/api/v1/heatmap/KRvK?piece=z")
+	require.Equal(t, http.StatusBadRequest, status, body)
+	status, _ = get("/api/v1/stats/KRvK/plot.svg") // the same count, kept
+	require.Equal(t, http.StatusOK, status)
 }
