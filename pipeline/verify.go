@@ -16,6 +16,7 @@ import (
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
+	"github.com/makruktb/makruktb/tb/value"
 )
 
 // Unverified keeps the ids whose catalogue row in dir has no verified mark
@@ -120,13 +121,13 @@ func (v *Verifier) Verify(ctx context.Context, ids []probe.ID) (tally Tally, err
 		v.cache.AddRules(&v.Profiles[i]) // to derive the side a version-2 file does not store
 	}
 	for _, group := range byMaterial(ids) {
-		failedIDs, err := v.material(ctx, group)
+		failedIDs, derived, err := v.material(ctx, group)
 		tally.Failed += len(failedIDs)
 		if err != nil {
 			return tally, err
 		}
 		if group[0].Rules == "" && group[0].Game == tb.Makruk { // the material's DTM table: its WDL files too
-			t, err := v.wdlFiles(ctx, group[0].Material, failedIDs)
+			t, err := v.wdlFiles(ctx, group[0].Material, failedIDs, derived)
 			tally.Files += t.Files
 			tally.Failed += t.Failed
 			tally.Unchecked += t.Unchecked
@@ -161,19 +162,21 @@ func (v *Verifier) addRecordedProfiles() error {
 // material checks tables of one material: each file's checksums, then
 // the values of every table that passed them, in one pass
 // (retro.VerifyTogether), or out of core in as few passes as the scratch
-// disk allows. It prints a line per table and returns those that failed;
-// an error means the pass was interrupted or could not start.
-func (v *Verifier) material(ctx context.Context, ids []probe.ID) ([]probe.ID, error) {
+// disk allows. It prints a line per table and returns those that failed
+// and, held whole, the sides the passed ones derived (for their WDL
+// files' check); an error means the pass was interrupted or could not
+// start.
+func (v *Verifier) material(ctx context.Context, ids []probe.ID) ([]probe.ID, map[probe.ID][2]*value.Array, error) {
 	outOfCore, err := v.outOfCore(ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !outOfCore {
 		return v.pass(ctx, ids, false)
 	}
 	runs, err := v.byDisk(ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	how := "one pass"
 	if len(runs) > 1 {
@@ -182,13 +185,13 @@ func (v *Verifier) material(ctx context.Context, ids []probe.ID) ([]probe.ID, er
 	v.Report.Print(fmt.Sprintf("%-27s out of core: the values in scratch files in %s, %s (held whole they would pass --memory %s)", ids[0].Material, v.Scratch, how, units.Bytes(v.Memory)))
 	var failed []probe.ID
 	for _, run := range runs {
-		f, err := v.pass(ctx, run, true)
+		f, _, err := v.pass(ctx, run, true)
 		failed = append(failed, f...)
 		if err != nil {
-			return failed, err
+			return failed, nil, err
 		}
 	}
-	return failed, nil
+	return failed, nil, nil
 }
 
 // byDisk splits tables of one material read out of core into runs whose
@@ -219,8 +222,11 @@ func (v *Verifier) byDisk(ids []probe.ID) ([][]probe.ID, error) {
 
 // pass checks tables of one material in one pass: each file's checksums,
 // then the values of every table that passed them (retro.VerifyTogether),
-// whole or out of core. It returns the tables that failed.
-func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]probe.ID, error) {
+// whole or out of core. It returns the tables that failed and, held whole,
+// the sides of the passed ones that their files do not store, as loading
+// derived them: the material's WDL files are checked against them next,
+// without deriving them again.
+func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]probe.ID, map[probe.ID][2]*value.Array, error) {
 	dir := v.Dir
 	start := time.Now()
 	var failed []probe.ID
@@ -228,13 +234,44 @@ func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]
 		v.Report.Print(fmt.Sprintf("%-27s FAILED: %v", id, err))
 		failed = append(failed, id)
 	}
+	// The files' checksums first, then the tables whose files pass them
+	// loaded: held whole, together (their unstored sides derived in one
+	// pass), else one by one into scratch files.
+	var sound []probe.ID
+	var soundSums []string
+	for _, id := range ids {
+		sum, err := v.checkFile(id)
+		if err != nil {
+			fail(id, err)
+			continue
+		}
+		sound, soundSums = append(sound, id), append(soundSums, sum)
+	}
+	var together []*retro.Table
+	if !outOfCore && len(sound) > 1 {
+		// A failure here is told table by table below, by loading each.
+		together, _ = v.cache.LoadTogether(sound)
+	}
 	var passed []probe.ID
 	var checks []retro.Check
 	var fileSums []string
-	for _, id := range ids {
-		c, sum, err := v.load(ctx, id, outOfCore)
+	for x, id := range sound {
+		var table *retro.Table
+		var err error
+		switch {
+		case together != nil:
+			table = together[x]
+		case outOfCore:
+			table, err = store.LoadOutOfCore(ctx, dir, id, v.Scratch, v.Threads)
+		default:
+			table, err = v.cache.Load(id)
+		}
+		var c retro.Check
+		if err == nil {
+			c, err = v.checkOf(id, table)
+		}
 		if err != nil && ctx.Err() != nil {
-			return failed, ctx.Err() // interrupted, not failed
+			return failed, nil, ctx.Err() // interrupted, not failed
 		}
 		if err != nil {
 			fail(id, err)
@@ -243,10 +280,10 @@ func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]
 		defer c.Table.Close() // out of core: its scratch files go
 		passed = append(passed, id)
 		checks = append(checks, c)
-		fileSums = append(fileSums, sum)
+		fileSums = append(fileSums, soundSums[x])
 	}
 	if len(checks) == 0 {
-		return failed, nil
+		return failed, nil, nil
 	}
 	names := make([]string, len(passed))
 	for x, id := range passed {
@@ -256,8 +293,9 @@ func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]
 	errs, err := retro.VerifyTogether(ctx, checks, retro.Options{Threads: v.Threads, Progress: v.Report.Progress})
 	v.Report.Stop()
 	if err != nil && ctx.Err() != nil {
-		return failed, err
+		return failed, nil, err
 	}
+	derived := map[probe.ID][2]*value.Array{}
 	for x, id := range passed {
 		switch {
 		case err != nil:
@@ -271,11 +309,20 @@ func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]
 		}
 		if err == nil && errs[x] == nil {
 			if err := store.MarkVerified(dir, id, fileSums[x]); err != nil {
-				return failed, fmt.Errorf("%s verified, but not recorded in %s: %w", id, store.CatalogueFile, err)
+				return failed, nil, fmt.Errorf("%s verified, but not recorded in %s: %w", id, store.CatalogueFile, err)
+			}
+			if t := checks[x].Table; !outOfCore && (t.Derived[0] || t.Derived[1]) {
+				var sides [2]*value.Array
+				for side := range sides {
+					if t.Derived[side] {
+						sides[side] = t.Values[side]
+					}
+				}
+				derived[id] = sides
 			}
 		}
 	}
-	return failed, nil
+	return failed, derived, nil
 }
 
 // outOfCore says whether the tables of ids, held whole with the
@@ -295,19 +342,18 @@ func (v *Verifier) outOfCore(ids []probe.ID) (bool, error) {
 	return need > v.Memory, nil
 }
 
-// load checks a table file against the checksums recorded for it —
+// checkFile checks a table file against the checksums recorded for it —
 // the directory's SHA256SUMS and the reference, at least one of them —
-// and its internal checksums, and loads it for verification, whole or
-// out of core.
-func (v *Verifier) load(ctx context.Context, id probe.ID, outOfCore bool) (c retro.Check, sum string, err error) {
-	dir, sums, cache := v.Dir, v.sums, v.cache
+// and its internal checksums, and returns its SHA-256.
+func (v *Verifier) checkFile(id probe.ID) (sum string, err error) {
+	dir, sums := v.Dir, v.sums
 	path := id.Path(dir)
 	sum, err = store.FileSHA256(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return c, "", fmt.Errorf("not found: no file %s", path)
+		return "", fmt.Errorf("not found: no file %s", path)
 	}
 	if err != nil {
-		return c, "", err
+		return "", err
 	}
 	name := filepath.Base(path)
 	local, inDir := sums[name]
@@ -315,38 +361,35 @@ func (v *Verifier) load(ctx context.Context, id probe.ID, outOfCore bool) (c ret
 	ref, listName, inReference := v.dir.ReferenceOf(name, version)
 	switch {
 	case !inDir && !inReference:
-		return c, "", fmt.Errorf("%s: no checksum recorded, neither in %s nor in %s (gen records it)", path, filepath.Join(dir, store.ChecksumFile), listName)
+		return "", fmt.Errorf("%s: no checksum recorded, neither in %s nor in %s (gen records it)", path, filepath.Join(dir, store.ChecksumFile), listName)
 	case inDir && sum != local:
-		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, filepath.Join(dir, store.ChecksumFile), local)
+		return "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, filepath.Join(dir, store.ChecksumFile), local)
 	case inReference && sum != ref:
-		return c, "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, listName, ref)
+		return "", fmt.Errorf("%s: SHA-256 %s, %s records %s", path, sum, listName, ref)
 	}
 	f, err := probe.OpenFile(path)
 	if err != nil {
-		return c, "", err
+		return "", err
 	}
 	err = f.CheckData()
 	f.Close()
 	if err != nil {
-		return c, "", err
+		return "", err
 	}
-	var table *retro.Table
-	if outOfCore {
-		table, err = store.LoadOutOfCore(ctx, dir, id, v.Scratch, v.Threads)
-	} else {
-		table, err = cache.Load(id)
-	}
-	if err != nil {
-		return c, "", err
-	}
-	c = retro.Check{Table: table, DTM: cache.DTMOf(id.Game)}
+	return sum, nil
+}
+
+// checkOf is the check of the loaded table of id: its sub-tables, and for
+// a DTB table its rules.
+func (v *Verifier) checkOf(id probe.ID, table *retro.Table) (retro.Check, error) {
+	c := retro.Check{Table: table, DTM: v.cache.DTMOf(id.Game)}
 	if id.Rules != "" {
 		profile, variant := id.Profile()
 		r, err := v.rules(profile)
 		if err != nil {
-			return c, "", fmt.Errorf("%s: %w", path, err)
+			return c, fmt.Errorf("%s: %w", id.Path(v.Dir), err)
 		}
-		c.Rules, c.Variant, c.Boards = r, variant, cache.Boards(profile)
+		c.Rules, c.Variant, c.Boards = r, variant, v.cache.Boards(profile)
 	}
-	return c, sum, nil
+	return c, nil
 }

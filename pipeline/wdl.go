@@ -264,6 +264,7 @@ func (o otherSides) give(files ...*probe.File) error {
 		id := probe.ID{Material: f.Header.Material, Rules: f.Header.Rules}
 		other := f.Header.StoredSide().Other()
 		values, ok := o.loaded[id]
+		ok = ok && values[other] != nil
 		if t, held := o.made.Held(id); !ok && held {
 			filled, err := retro.HolesFilled(t.Values[other])
 			if err != nil {
@@ -300,8 +301,10 @@ func fileSize(path string) (int64, error) {
 // against the directory's record and the reference, then every category
 // recomputed from the DTM and DTB files it was made from. A file made from
 // a table among failed is not checked (the line names that table). It
-// prints a line per file and returns their tally.
-func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material, failed []probe.ID) (Tally, error) {
+// prints a line per file and returns their tally. derived holds the sides
+// of m's tables their files do not store, where the tables' own check
+// derived them.
+func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material, failed []probe.ID, derived map[probe.ID][2]*value.Array) (Tally, error) {
 	var tally Tally
 	for _, id := range v.dir.WDLFilesOf(m) {
 		tally.Files++
@@ -312,7 +315,7 @@ func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material, failed []probe.I
 			continue
 		}
 		start := time.Now()
-		err := v.checkWDL(ctx, filepath.Join(v.Dir, name), m, id.Rules)
+		err := v.checkWDL(ctx, filepath.Join(v.Dir, name), m, id.Rules, derived)
 		if ctx.Err() != nil {
 			return tally, ctx.Err()
 		}
@@ -326,7 +329,7 @@ func (v *Verifier) wdlFiles(ctx context.Context, m tb.Material, failed []probe.I
 	return tally, nil
 }
 
-func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rulesName string) error {
+func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rulesName string, derived map[probe.ID][2]*value.Array) error {
 	name := filepath.Base(path)
 	r, err := v.rules(rulesName)
 	if err != nil {
@@ -362,7 +365,7 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 		}
 		defer dtb.Close()
 	}
-	if err := (otherSides{cache: v.cache}).give(dtm, dtb); err != nil {
+	if err := (otherSides{cache: v.cache, loaded: derived}).give(dtm, dtb); err != nil {
 		return err
 	}
 	subs, err := probe.Open(v.Dir)

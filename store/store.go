@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 
 	"github.com/makruktb/makruktb/probe"
@@ -52,32 +53,58 @@ func LoadContext(ctx context.Context, dir string, id probe.ID) (*retro.Table, er
 // load reads the table of id, deriving the side its file does not store
 // from the sub-tables c gives.
 func (c *Cache) load(id probe.ID) (*retro.Table, error) {
-	f, err := open(c.dir, id)
+	tables, err := c.loadTogether([]probe.ID{id})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	vals, err := f.LoadAllContext(c.ctx)
-	if err != nil {
-		return nil, err
-	}
-	table := &retro.Table{Space: f.Space, Values: vals}
-	if !f.Header.OneSided() {
-		return table, nil
-	}
-	check := retro.Check{Table: table, DTM: c.DTMOf(id.Game)}
-	if id.Rules != "" {
-		profile, v := id.Profile()
-		r, err := c.rules(profile)
+	return tables[0], nil
+}
+
+// loadTogether reads the tables of ids, of one material, and derives the
+// sides their files do not store in one pass per side to move: the moves
+// of each position are generated once for every table that needs them
+// (a material's DTM and DTB tables: one pass instead of three).
+func (c *Cache) loadTogether(ids []probe.ID) ([]*retro.Table, error) {
+	tables := make([]*retro.Table, len(ids))
+	var derive [2][]retro.Check // by the side to derive
+	var names [2][]string
+	for x, id := range ids {
+		f, err := open(c.dir, id)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", id.Path(c.dir), err)
+			return nil, err
 		}
-		check.Rules, check.Variant, check.Boards = r, v, c.Boards(profile)
+		vals, err := f.LoadAllContext(c.ctx)
+		oneSided, stored := f.Header.OneSided(), f.Header.StoredSide()
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		tables[x] = &retro.Table{Space: f.Space, Values: vals}
+		if !oneSided {
+			continue
+		}
+		check := retro.Check{Table: tables[x], DTM: c.DTMOf(id.Game)}
+		if id.Rules != "" {
+			profile, v := id.Profile()
+			r, err := c.rules(profile)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", id.Path(c.dir), err)
+			}
+			check.Rules, check.Variant, check.Boards = r, v, c.Boards(profile)
+		}
+		other := stored.Other()
+		derive[other] = append(derive[other], check)
+		names[other] = append(names[other], id.Path(c.dir))
 	}
-	if err := retro.Derive(c.ctx, []retro.Check{check}, f.Header.StoredSide().Other(), retro.Options{}); err != nil {
-		return nil, fmt.Errorf("%s: the side not stored: %w", id.Path(c.dir), err)
+	for side, checks := range derive {
+		if len(checks) == 0 {
+			continue
+		}
+		if err := retro.Derive(c.ctx, checks, tb.Color(side), retro.Options{}); err != nil {
+			return nil, fmt.Errorf("%s: the side not stored: %w", strings.Join(names[side], ", "), err)
+		}
 	}
-	return table, nil
+	return tables, nil
 }
 
 // rules returns the profile of that name: one given to AddRules, or a
@@ -188,6 +215,40 @@ func (c *Cache) Load(id probe.ID) (*retro.Table, error) {
 	}
 	c.Keep(id, t)
 	return t, nil
+}
+
+// LoadTogether returns the tables of ids, all of one material, from the
+// cache or the directory, deriving the sides their files do not store
+// together (loadTogether) and keeping them as Load does.
+func (c *Cache) LoadTogether(ids []probe.ID) ([]*retro.Table, error) {
+	out := make([]*retro.Table, len(ids))
+	var missing []probe.ID
+	var at []int
+	c.mu.Lock()
+	for x, id := range ids {
+		t, ok := c.tables[id]
+		if !ok {
+			t, ok = c.held[id]
+		}
+		if ok {
+			out[x] = t
+		} else {
+			missing, at = append(missing, id), append(at, x)
+		}
+	}
+	c.mu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	loaded, err := c.loadTogether(missing)
+	if err != nil {
+		return nil, err
+	}
+	for n, t := range loaded {
+		out[at[n]] = t
+		c.Keep(missing[n], t)
+	}
+	return out, nil
 }
 
 // Hold keeps t as the table of id, whatever its size, until Release: a
