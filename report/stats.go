@@ -21,36 +21,39 @@ import (
 // document's count is empty.
 func Stats(ctx context.Context, dir string, id probe.ID) (*retro.Stats, error) {
 	m := id.Material
-	// One cache: the DTB tables' sides not stored are derived from the
-	// DTM table read here, not read and derived again.
+	// The DTM table and the DTB tables present are read together: the
+	// sides their files do not store are derived in one pass (KRRvKN: 28 s
+	// to 17 s here).
 	cache := store.NewCacheContext(ctx, dir, 5)
-	table, err := cache.Load(id)
+	ids := []probe.ID{id}
+	var boards []honour.Rules
+	if honour.HasBoardHonour(m) {
+		present, err := store.OpenDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range honour.BuiltinRules() {
+			board := probe.ID{Material: m, Rules: r.Name}
+			if r.BoardPlies > 0 && present.Has(board) {
+				ids, boards = append(ids, board), append(boards, r)
+			}
+		}
+	}
+	tables, err := cache.LoadTogether(ids)
 	if err != nil {
 		return nil, err
 	}
-	cache.Hold(id, table)
+	table := tables[0]
 	st, err := retro.ComputeStats(ctx, table, retro.Options{})
-	if err != nil || !honour.HasBoardHonour(m) {
+	if err != nil {
 		return st, err
 	}
-	present, err := store.OpenDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range honour.BuiltinRules() {
-		id := probe.ID{Material: m, Rules: r.Name}
-		if r.BoardPlies <= 0 || !present.Has(id) {
-			continue
-		}
-		dtb, err := cache.Load(id)
+	for x := range boards {
+		counts, err := retro.BoardCounts(ctx, table, tables[1+x], &boards[x], retro.Options{})
 		if err != nil {
 			return nil, err
 		}
-		counts, err := retro.BoardCounts(ctx, table, dtb, &r, retro.Options{})
-		if err != nil {
-			return nil, err
-		}
-		st.SetCount(r.Name, counts)
+		st.SetCount(boards[x].Name, counts)
 	}
 	return st, nil
 }
