@@ -100,6 +100,7 @@ func Convert(ctx context.Context, report Reporter, dir *store.Dir, c Conversion)
 	writer.Version = c.WDLVersion
 	for _, m := range c.Materials {
 		writer.Done() // the previous material's tables
+		writer.Prepare(m, c.Profiles)
 		for i := range c.Profiles {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, c.Profiles[i].Name))

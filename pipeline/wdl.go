@@ -72,6 +72,47 @@ func (w *WDLWriter) Write(ctx context.Context, report Reporter, m tb.Material, r
 // Done lets go of the tables held for the material's profiles.
 func (w *WDLWriter) Done() { w.others.cache.Release() }
 
+// Prepare reads, for the WDL files of m under profiles that are to be
+// written anew, the version-2 tables they are made from together, their
+// unstored sides derived in one pass (store.Cache.LoadTogether), and holds
+// them until Done: KRRvKN's DTM and two DTB tables take one derivation
+// instead of three. Six-piece tables are left to Write, one at a time, as
+// the memory plan assumes (holdBelow). It is only a head start: what it
+// cannot read, Write reads, and reports.
+func (w *WDLWriter) Prepare(m tb.Material, profiles []honour.Rules) {
+	if m.Pieces() >= holdBelow {
+		return
+	}
+	var ids []probe.ID
+	add := func(id probe.ID) {
+		if v, ok := w.dir.Version(id); ok && v == probe.Version2 && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for i := range profiles {
+		r := &profiles[i]
+		id := probe.ID{Material: m, Rules: r.Name}
+		if w.dir.WDLCurrent(id, w.Version) {
+			continue
+		}
+		w.others.cache.AddRules(r)
+		add(probe.DTMID(m))
+		if probe.NeedsBoardTable(m, r) {
+			add(id)
+		}
+	}
+	if len(ids) < 2 {
+		return // nothing to share
+	}
+	tables, err := w.others.cache.LoadTogether(ids)
+	if err != nil {
+		return
+	}
+	for x, id := range ids {
+		w.others.cache.Hold(id, tables[x])
+	}
+}
+
 // writeWDLWith is WriteWDL with the values of the sides version-2 files do
 // not store from others.
 func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Material, r *honour.Rules, version int, others otherSides) (res WDLResult, err error) {
