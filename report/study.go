@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/makruktb/makruktb/internal/units"
@@ -25,14 +26,32 @@ func Study(ctx context.Context, dir string, id probe.ID, so retro.StudyOptions) 
 		return nil, fmt.Errorf("%s rules: %s has no counting rule", so.Rules.Name, g)
 	}
 	cache := store.NewCacheContext(ctx, dir, 5)
-	table, err := cache.Load(id)
-	if err != nil {
-		return nil, err
+	board := so.Rules != nil && honour.HasBoardHonour(m) && so.Rules.BoardPlies > 0
+	var table *retro.Table
+	if board {
+		// The DTM and DTB tables read together: their unstored sides
+		// derived in one pass (the DTB table's errors are told below).
+		cache.AddRules(so.Rules)
+		dtbID := probe.ID{Material: m, Rules: so.Rules.Name}
+		if _, err := os.Stat(dtbID.Path(dir)); err == nil {
+			if both, err := cache.LoadTogether([]probe.ID{id, dtbID}); err == nil {
+				table, so.DTB = both[0], both[1]
+			}
+		}
 	}
-	if r := so.Rules; r != nil && honour.HasBoardHonour(m) && r.BoardPlies > 0 {
+	var err error
+	if table == nil {
+		if table, err = cache.Load(id); err != nil {
+			return nil, err
+		}
+	}
+	if board {
 		// Board's honour: judged by the material's DTB table.
-		cache.AddRules(r)
-		if so.DTB, err = cache.Load(probe.ID{Material: m, Rules: r.Name}); err != nil {
+		r := so.Rules
+		if so.DTB == nil {
+			so.DTB, err = cache.Load(probe.ID{Material: m, Rules: r.Name})
+		}
+		if err != nil {
 			how := "makes it"
 			if !errors.Is(err, fs.ErrNotExist) {
 				how = "makes it anew" // gen regenerates a named table whose checksum is off
