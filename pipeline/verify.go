@@ -222,10 +222,10 @@ func (v *Verifier) byDisk(ids []probe.ID) ([][]probe.ID, error) {
 
 // pass checks tables of one material in one pass: each file's checksums,
 // then the values of every table that passed them (retro.VerifyTogether),
-// whole or out of core. It returns the tables that failed and, held whole,
-// the sides of the passed ones that their files do not store, as loading
-// derived them: the material's WDL files are checked against them next,
-// without deriving them again.
+// whole or out of core. It returns the tables that failed and, held whole
+// and below six pieces, the sides of the passed ones that their files do
+// not store, as loading derived them: the material's WDL files are checked
+// against them next, without deriving them again.
 func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]probe.ID, map[probe.ID][2]*value.Array, error) {
 	dir := v.Dir
 	start := time.Now()
@@ -311,7 +311,10 @@ func (v *Verifier) pass(ctx context.Context, ids []probe.ID, outOfCore bool) ([]
 			if err := store.MarkVerified(dir, id, fileSums[x]); err != nil {
 				return failed, nil, fmt.Errorf("%s verified, but not recorded in %s: %w", id, store.CatalogueFile, err)
 			}
-			if t := checks[x].Table; !outOfCore && (t.Derived[0] || t.Derived[1]) {
+			// Kept below six pieces: a six-piece material's derived sides
+			// (up to 4 GB each) are let go, as the memory plan assumes, and
+			// its WDL files' check derives them again (holdBelow).
+			if t := checks[x].Table; !outOfCore && id.Material.Pieces() < holdBelow && (t.Derived[0] || t.Derived[1]) {
 				var sides [2]*value.Array
 				for side := range sides {
 					if t.Derived[side] {
