@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 GENFLAGS    ?=
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test test-long race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test outofcore-test stress audit v2-reference faults v2-test study-test
+.PHONY: all build lib ctest bench-lib tables verify test test-long race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test cluster2-test outofcore-test stress audit v2-reference faults v2-test study-test
 
 all: build
 
@@ -88,6 +88,12 @@ verify: build
 # resubmitted; every file must match data/checksums.txt.
 cluster-test: build
 	bash .ci/cluster-test
+
+# Two Slurm nodes on this machine (network namespaces, half the CPUs and
+# memory each, one shared directory): the ≤4-piece set and KRRvKN, whose
+# job runs on the node that did not make its sub-tables.
+cluster2-test: build
+	bash .ci/cluster2-test
 
 outofcore-test: build
 	bash .ci/outofcore-test
