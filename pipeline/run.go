@@ -151,7 +151,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) error {
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return err
 	}
-	if err := RemoveStale(r.Report, r.Dir, r.Scratch); err != nil {
+	if err := RemoveStale(r.Report, r.Dir, filepath.Join(r.Dir, store.StatsDir), r.Scratch); err != nil {
 		return err
 	}
 	dir, err := store.OpenDir(r.Dir)

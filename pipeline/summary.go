@@ -71,6 +71,8 @@ func movesOf(plies int) int {
 // for DTM, the share of wins a fresh thai count draws (pieces' honour, or
 // board's honour as far as DTM tells); for DTB, the share under its own
 // profile, which for thai also completes the DTM row of the material.
+// What it counts is kept in the directory for stats (store.SaveStats,
+// store.SaveBoardCounts).
 func countDraws(ctx context.Context, dir string, cache *store.Cache, j Job, table *retro.Table, threads int) (string, error) {
 	opts := retro.Options{Threads: threads}
 	if !j.ID.Game.HasCount() || j.Variant != honour.OwnFile {
@@ -79,6 +81,10 @@ func countDraws(ctx context.Context, dir string, cache *store.Cache, j Job, tabl
 	if j.Rules == nil {
 		st, err := retro.ComputeStats(ctx, table, opts)
 		if err != nil {
+			return "", err
+		}
+		// Kept for stats, which would otherwise read the file whole again.
+		if err := store.SaveStats(dir, j.ID, st); err != nil {
 			return "", err
 		}
 		return CountDrawShare(st.Count[honour.ThaiRules.Name]), nil
@@ -96,6 +102,9 @@ func countDraws(ctx context.Context, dir string, cache *store.Cache, j Job, tabl
 	}
 	counts, err := retro.BoardCountsFrom(ctx, dtm, table, j.Rules, opts)
 	if err != nil {
+		return "", err
+	}
+	if err := store.SaveBoardCounts(dir, j.ID, counts); err != nil {
 		return "", err
 	}
 	share := CountDrawShare(counts)

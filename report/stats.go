@@ -39,6 +39,9 @@ func Stats(ctx context.Context, dir string, id probe.ID) (*retro.Stats, error) {
 			}
 		}
 	}
+	if st, err := recordedStats(dir, ids); st != nil || err != nil {
+		return st, err
+	}
 	tables, err := cache.LoadTogether(ids)
 	if err != nil {
 		return nil, err
@@ -48,12 +51,34 @@ func Stats(ctx context.Context, dir string, id probe.ID) (*retro.Stats, error) {
 	if err != nil {
 		return st, err
 	}
+	// Recorded for the next time where the directory can be written (a
+	// directory read-only to this user is counted each time).
+	_ = store.SaveStats(dir, id, st)
 	for x := range boards {
 		counts, err := retro.BoardCounts(ctx, table, tables[1+x], &boards[x], retro.Options{})
 		if err != nil {
 			return nil, err
 		}
+		_ = store.SaveBoardCounts(dir, ids[1+x], counts)
 		st.SetCount(boards[x].Name, counts)
+	}
+	return st, nil
+}
+
+// recordedStats returns the statistics of the DTM table ids[0] and the
+// board's-honour counts of the DTB tables ids[1:] as the directory records
+// them (store.StatsDir), or nil when one is missing or no longer holds.
+func recordedStats(dir string, ids []probe.ID) (*retro.Stats, error) {
+	st, err := store.LoadStats(dir, ids[0])
+	if st == nil {
+		return nil, err
+	}
+	for _, board := range ids[1:] {
+		counts, err := store.LoadBoardCounts(dir, board)
+		if counts == nil {
+			return nil, err
+		}
+		st.SetCount(board.Rules, counts)
 	}
 	return st, nil
 }

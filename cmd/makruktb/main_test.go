@@ -694,3 +694,36 @@ func TestProbeWDLFile(t *testing.T) {
 	require.NoError(t, err, out)
 	require.NotContains(t, out, "wdl_file", "only with --wdl")
 }
+
+// gen records each table's statistics beside it; stats reads them back,
+// the same document it computes without them (and records it again), and
+// counts again once a file is made anew.
+func TestStatsRecorded(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "gen", "--tables", dir, "KRvKN")
+	require.NoError(t, err)
+	for _, name := range []string{"KRvKN.mtbm", "KRvKN.thai.mtbb", "KRvKN.cambodian.mtbb", "KRvK.mtbm"} {
+		require.FileExists(t, filepath.Join(dir, store.StatsDir, name+".json"))
+	}
+	recorded, err := run(t, "stats", "--json", "--tables", dir, "KRvKN")
+	require.NoError(t, err)
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, store.StatsDir)))
+	counted, err := run(t, "stats", "--json", "--tables", dir, "KRvKN")
+	require.NoError(t, err)
+	require.JSONEq(t, counted, recorded)
+	require.Contains(t, counted, `"thai"`)
+	for _, name := range []string{"KRvKN.mtbm", "KRvKN.thai.mtbb", "KRvKN.cambodian.mtbb"} {
+		require.FileExists(t, filepath.Join(dir, store.StatsDir, name+".json"), "stats records what it counted")
+	}
+	again, err := run(t, "stats", "--json", "--tables", dir, "KRvKN")
+	require.NoError(t, err)
+	require.JSONEq(t, counted, again)
+
+	// A DTM file made again in version 1 (other bytes): its record no
+	// longer holds, and the statistics are the same.
+	_, err = run(t, "gen", "--tables", dir, "--force", "--format", "1", "--dtb", "none", "KRvKN")
+	require.NoError(t, err)
+	v1, err := run(t, "stats", "--json", "--tables", dir, "KRvKN")
+	require.NoError(t, err)
+	require.JSONEq(t, counted, v1)
+}
