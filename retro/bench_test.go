@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // benchmarkGenerate solves one table, its sub-tables solved beforehand,
@@ -92,4 +93,30 @@ func BenchmarkRemoveEscapes(b *testing.B) {
 			return d
 		})
 	})
+}
+
+// BenchmarkVerifyTogether checks KRvKS's DTM and its thai and cambodian
+// DTB tables in one pass (the one-ply search verify and the derivation of
+// a version-2 file's other side run), and reports positions (both sides
+// to move) per second.
+func BenchmarkVerifyTogether(b *testing.B) {
+	const name = "KRvKS"
+	dtm := solve(b, name)
+	thai := solveDTB(b, name, &honour.ThaiRules)
+	cambodian := solveDTB(b, name, &honour.CambodianRules)
+	dtbOf := func(r *honour.Rules) Source {
+		return func(m tb.Material) (*Table, error) { return solveDTB(b, m.String(), r), nil }
+	}
+	checks := []Check{
+		{Table: dtm, DTM: shared.get},
+		{Table: thai, Rules: &honour.ThaiRules, DTM: shared.get, DTB: dtbOf(&honour.ThaiRules)},
+		{Table: cambodian, Rules: &honour.CambodianRules, DTM: shared.get, DTB: dtbOf(&honour.CambodianRules)},
+	}
+	for b.Loop() {
+		errs, err := VerifyTogether(context.Background(), checks, Options{})
+		if err != nil || errs[0] != nil || errs[1] != nil || errs[2] != nil {
+			b.Fatal(err, errs)
+		}
+	}
+	b.ReportMetric(float64(2*dtm.Space.Size())*float64(b.N)/b.Elapsed().Seconds(), "indices/s")
 }

@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 
@@ -171,20 +172,33 @@ func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues
 			return
 		}
 		var moves tb.MoveList
+		var succ []successor
 		want := make([]value.Value, len(tables))
 		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
 			p.LegalMoves(&moves)
-			oneMoveValues(tables, resolvers, p, i, k, moves.Slice(), want)
+			succ = oneMoveValues(tables, resolvers, p, i, k, moves.Slice(), want, succ)
 			fn(side, i, p, want)
 		})
 	})
 }
 
+// successor is where one move of a position leads: index j of this
+// table's other side to move, or, for a capture (t not tb.NoPiece, the
+// piece of colour c taken), the capture's site in the sub-tables.
+type successor struct {
+	j    uint64
+	site captureSite
+	c    tb.Color
+	t    tb.PieceType
+}
+
 // oneMoveValues sets best[x] to the value of p (index i, king pair k) from
 // the values of its successors in tables[x], captures resolved by
-// resolvers[x]. Successor indices are computed once for all tables.
-func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []value.Value) {
+// resolvers[x]. Successor indices are computed once for all tables, into
+// succ (scratch, returned for the next call); then each table's best is
+// kept in registers over its successors.
+func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []value.Value, succ []successor) []successor {
 	if len(moves) == 0 {
 		mated := p.LostWithoutMove()
 		for x := range best {
@@ -193,10 +207,9 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 				best[x] = resolvers[x].mated(p.Side)
 			}
 		}
-		return
+		return succ
 	}
 	space := tables[0].Space
-	other := p.Side.Other()
 	// Moves come grouped by piece: one Stepper serves all quiet moves of a
 	// non-king piece (when the king pair allows the shortcut).
 	var (
@@ -204,12 +217,14 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 		stepper index.Stepper
 		step    bool
 	)
-	for n, m := range moves {
+	succ = succ[:0]
+	captures := false
+	for _, m := range moves {
 		c, t := p.PieceAt(m.To())
-		var site captureSite
-		var j uint64
+		s := successor{c: c, t: t}
 		if t != tb.NoPiece {
-			site = resolvers[0].site(p, m, c, t)
+			s.site = resolvers[0].site(p, m, c, t)
+			captures = true
 		} else {
 			if m.From() != from {
 				from = m.From()
@@ -220,22 +235,31 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 				}
 			}
 			if step {
-				j = stepper.To(m.To())
+				s.j = stepper.To(m.To())
 			} else {
-				j, _ = space.MovedIndex(i, k, p, m.From(), m.To())
+				s.j, _ = space.MovedIndex(i, k, p, m.From(), m.To())
 			}
 		}
-		for x, table := range tables {
+		succ = append(succ, s)
+	}
+	other := p.Side.Other()
+	for x, table := range tables {
+		values := table.Values[other]
+		var bestValue value.Value
+		bestRank := math.MinInt
+		for _, s := range succ {
 			var v value.Value
-			if t != tb.NoPiece {
-				v = resolvers[x].valueAt(c, t, site)
+			if captures && s.t != tb.NoPiece {
+				v = resolvers[x].valueAt(s.c, s.t, s.site)
 			} else {
-				v = table.Values[other].At(j)
+				v = values.At(s.j)
 			}
 			v = v.Negate()
-			if n == 0 || value.Compare(v, best[x]) > 0 {
-				best[x] = v
+			if r := value.Rank(v); r > bestRank {
+				bestValue, bestRank = v, r
 			}
 		}
+		best[x] = bestValue
 	}
+	return succ
 }

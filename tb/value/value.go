@@ -64,6 +64,11 @@ func (v Value) Negate() Value {
 	return v
 }
 
+// Rank orders values from the side to move's point of view: a is better
+// than b when Rank(a) > Rank(b) (Compare is their difference). A search
+// keeping its best value's rank compares each move's with one call.
+func Rank(v Value) int { return rank(v) }
+
 // rank orders values from the side to move's point of view.
 func rank(v Value) int {
 	switch {
