@@ -75,8 +75,8 @@ func movesOf(plies int) int {
 // store.SaveBoardCounts).
 func countDraws(ctx context.Context, dir string, cache *store.Cache, j Job, table *retro.Table, threads int) (string, error) {
 	opts := retro.Options{Threads: threads}
-	if !j.ID.Game.HasCount() || j.Variant != honour.OwnFile {
-		return "", nil // no count; or a file for a count a capture carries in, which no fresh count reads
+	if j.Variant != honour.OwnFile {
+		return "", nil // a file for a count a capture carries in, which no fresh count reads
 	}
 	if j.Rules == nil {
 		st, err := retro.ComputeStats(ctx, table, opts)
@@ -86,6 +86,9 @@ func countDraws(ctx context.Context, dir string, cache *store.Cache, j Job, tabl
 		// Kept for stats, which would otherwise read the file whole again.
 		if err := store.SaveStats(dir, j.ID, st); err != nil {
 			return "", err
+		}
+		if !j.ID.Game.HasCount() {
+			return "", nil
 		}
 		return CountDrawShare(st.Count[honour.ThaiRules.Name]), nil
 	}

@@ -27,7 +27,9 @@ func Stats(ctx context.Context, dir string, id probe.ID) (*retro.Stats, error) {
 	cache := store.NewCacheContext(ctx, dir, 5)
 	ids := []probe.ID{id}
 	var boards []honour.Rules
-	if honour.HasBoardHonour(m) {
+	// Board's honour is Makruk's: a Shatranj material's statistics take
+	// no DTB table, though Makruk's of the same pieces lie beside it.
+	if id.Game.HasCount() && honour.HasBoardHonour(m) {
 		present, err := store.OpenDir(dir)
 		if err != nil {
 			return nil, err

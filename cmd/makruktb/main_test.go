@@ -726,4 +726,19 @@ func TestStatsRecorded(t *testing.T) {
 	v1, err := run(t, "stats", "--json", "--tables", dir, "KRvKN")
 	require.NoError(t, err)
 	require.JSONEq(t, counted, v1)
+
+	// A game without a count has its statistics recorded too, and none
+	// of Makruk's board's-honour counts.
+	_, err = run(t, "gen", "--tables", dir, "--game", "shatranj", "KRvKN")
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(dir, store.StatsDir, "KRvKN.shatranj.mtbm.json"))
+	recorded, err = run(t, "stats", "--json", "--tables", dir, "--game", "shatranj", "KRvKN")
+	require.NoError(t, err)
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, store.StatsDir)))
+	counted, err = run(t, "stats", "--json", "--tables", dir, "--game", "shatranj", "KRvKN")
+	require.NoError(t, err)
+	require.JSONEq(t, counted, recorded)
+	require.Contains(t, counted, `"game": "shatranj"`)
+	// No count in Shatranj: Makruk's KRvKN.thai beside it is not read.
+	require.NotContains(t, counted, "cursed-win")
 }
