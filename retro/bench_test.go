@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	"github.com/makruktb/makruktb/tb"
-	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // benchmarkGenerate solves one table, its sub-tables solved beforehand,
@@ -100,23 +99,12 @@ func BenchmarkRemoveEscapes(b *testing.B) {
 // a version-2 file's other side run), and reports positions (both sides
 // to move) per second.
 func BenchmarkVerifyTogether(b *testing.B) {
-	const name = "KRvKS"
-	dtm := solve(b, name)
-	thai := solveDTB(b, name, &honour.ThaiRules)
-	cambodian := solveDTB(b, name, &honour.CambodianRules)
-	dtbOf := func(r *honour.Rules) Source {
-		return func(m tb.Material) (*Table, error) { return solveDTB(b, m.String(), r), nil }
-	}
-	checks := []Check{
-		{Table: dtm, DTM: shared.get},
-		{Table: thai, Rules: &honour.ThaiRules, DTM: shared.get, DTB: dtbOf(&honour.ThaiRules)},
-		{Table: cambodian, Rules: &honour.CambodianRules, DTM: shared.get, DTB: dtbOf(&honour.CambodianRules)},
-	}
+	checks := materialChecks(b, "KRvKS")
 	for b.Loop() {
 		errs, err := VerifyTogether(context.Background(), checks, Options{})
 		if err != nil || errs[0] != nil || errs[1] != nil || errs[2] != nil {
 			b.Fatal(err, errs)
 		}
 	}
-	b.ReportMetric(float64(2*dtm.Space.Size())*float64(b.N)/b.Elapsed().Seconds(), "indices/s")
+	b.ReportMetric(float64(2*checks[0].Table.Space.Size())*float64(b.N)/b.Elapsed().Seconds(), "indices/s")
 }

@@ -123,21 +123,26 @@ func TestDTBKSvKM(t *testing.T) {
 // a changed DTB value (a goal capture in one ply stored as a win in 3) is
 // reported against that table alone: the position itself, or a predecessor
 // whose recomputed value moved with it, whichever a worker meets first.
+// materialChecks is the check of a material's DTM table and of its thai
+// and cambodian DTB tables, solved for the tests.
+func materialChecks(t testing.TB, name string) []Check {
+	t.Helper()
+	dtbOf := func(r *honour.Rules) Source {
+		return func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), r), nil }
+	}
+	return []Check{
+		{Table: solve(t, name), DTM: shared.get},
+		{Table: solveDTB(t, name, &honour.ThaiRules), Rules: &honour.ThaiRules, DTM: shared.get, DTB: dtbOf(&honour.ThaiRules)},
+		{Table: solveDTB(t, name, &honour.CambodianRules), Rules: &honour.CambodianRules, DTM: shared.get, DTB: dtbOf(&honour.CambodianRules)},
+	}
+}
+
 func TestVerifyTogether(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4-piece DTB")
 	}
-	dtm := solve(t, "KRvKN")
-	thai := solveDTB(t, "KRvKN", &honour.ThaiRules)
-	cambodian := solveDTB(t, "KRvKN", &honour.CambodianRules)
-	dtbOf := func(r *honour.Rules) Source {
-		return func(m tb.Material) (*Table, error) { return solveDTB(t, m.String(), r), nil }
-	}
-	checks := []Check{
-		{Table: dtm, DTM: shared.get},
-		{Table: thai, Rules: &honour.ThaiRules, DTM: shared.get, DTB: dtbOf(&honour.ThaiRules)},
-		{Table: cambodian, Rules: &honour.CambodianRules, DTM: shared.get, DTB: dtbOf(&honour.CambodianRules)},
-	}
+	checks := materialChecks(t, "KRvKN")
+	thai := checks[1].Table
 	errs, err := VerifyTogether(context.Background(), checks, Options{})
 	require.NoError(t, err)
 	require.Equal(t, []error{nil, nil, nil}, errs)
