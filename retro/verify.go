@@ -218,13 +218,11 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 		step    bool
 	)
 	succ = succ[:0]
-	captures := false
 	for _, m := range moves {
 		c, t := p.PieceAt(m.To())
 		s := successor{c: c, t: t}
 		if t != tb.NoPiece {
 			s.site = resolvers[0].site(p, m, c, t)
-			captures = true
 		} else {
 			if m.From() != from {
 				from = m.From()
@@ -249,7 +247,7 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 		bestRank := math.MinInt
 		for _, s := range succ {
 			var v value.Value
-			if captures && s.t != tb.NoPiece {
+			if s.t != tb.NoPiece {
 				v = resolvers[x].valueAt(s.c, s.t, s.site)
 			} else {
 				v = values.At(s.j)
