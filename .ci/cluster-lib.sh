@@ -2,7 +2,8 @@
 # this machine in a temporary directory, run as root (munged, slurmctld,
 # and one slurmd per node), with its own key, sockets, ports and state.
 #
-# cluster_start NODES starts it. With one node, the slurmd is this
+# cluster_start NODES starts it (its ports 16807 + 10 NODES and the next,
+# so that the one- and two-node tests never meet). With one node, the slurmd is this
 # machine. With more, each node is a network namespace (mtb-n1, mtb-n2,
 # ...) on a bridge with the controller, at 10.213.7.(10+i), its slurmd
 # started there with -N; each node gets an equal share of the CPUs and
@@ -26,11 +27,19 @@ NODES=0
 
 cluster_stop() {
 	scontrol shutdown >/dev/null 2>&1 || true
+	pids=
 	for f in "$T"/*.pid; do
-		if [ -f "$f" ]; then kill "$(cat "$f")" 2>/dev/null || true; fi
+		if [ -f "$f" ]; then pids="$pids $(cat "$f")"; fi
 	done
-	sleep 1
-	pkill -f "$T" 2>/dev/null || true
+	for p in $pids; do kill "$p" 2>/dev/null || true; done
+	# Gone before the next cluster starts on this machine.
+	for i in $(seq 30); do
+		alive=
+		for p in $pids; do if kill -0 "$p" 2>/dev/null; then alive=1; fi; done
+		[ -z "$alive" ] && break
+		sleep 1
+	done
+	pkill -9 -f "$T" 2>/dev/null || true
 	for i in $(seq "$NODES"); do
 		ip netns del "mtb-n$i" 2>/dev/null || true
 	done
@@ -41,6 +50,7 @@ cluster_stop() {
 # node_namespaces N: the namespaces mtb-n1..mtb-nN, each with a veth to
 # the bridge, which holds the controller's address $NET.1.
 node_namespaces() {
+	ip link del "$BRIDGE" 2>/dev/null || true # a run killed before its clean-up
 	ip link add "$BRIDGE" type bridge
 	ip addr add "$NET.1/24" dev "$BRIDGE"
 	ip link set "$BRIDGE" up
@@ -75,8 +85,8 @@ cluster_start() {
 	cat >"$T/slurm.conf" <<CONF
 ClusterName=makruktb
 SlurmctldHost=$ctld
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$((16807 + 10 * NODES))
+SlurmdPort=$((16808 + 10 * NODES))
 AuthType=auth/munge
 AuthInfo=socket=$T/munge.sock
 CredType=cred/munge
