@@ -28,6 +28,7 @@ const state = {
   rotated: false, // Black at the bottom
   cursor: 0, // the square the keyboard is on (a1)
   training: null, // {side: "w"|"b"} while the trainer runs
+  shown: 0, // the number of the latest go(): an earlier one's answer, come late, is dropped
 };
 
 const $ = (id) => document.getElementById(id);
@@ -86,13 +87,18 @@ async function go(fen, addToHistory = true, uci = "") {
   state.selected = -1;
   state.hint = "";
   $("fen").value = fen;
+  const mine = ++state.shown;
+  let doc = null, error = null;
   try {
-    state.doc = await probe(fen);
-    state.error = null;
+    doc = await probe(fen);
   } catch (e) {
-    state.doc = null;
-    state.error = e.message;
+    error = e.message;
   }
+  // A later position (a load, a move, a change of rules) was asked for
+  // while this one was probed: its answer is the one to show.
+  if (mine !== state.shown) return;
+  state.doc = doc;
+  state.error = error;
   const url = new URL(location.href);
   url.searchParams.set("fen", fen);
   url.searchParams.set("rules", $("rules").value);
