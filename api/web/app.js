@@ -456,7 +456,9 @@ function tablebaseReplies(doc) {
   const t = state.training;
   t.reply = reply.san || reply.uci;
   $("trainer-status").textContent = `You played ${t.played}; the tablebase plays ${t.reply}.`;
-  setTimeout(() => go(reply.fen, true, reply.uci), 300);
+  // Not if the training stopped or another position was shown meanwhile.
+  const shown = state.shown;
+  setTimeout(() => { if (state.training === t && state.shown === shown) go(reply.fen, true, reply.uci); }, 300);
 }
 
 // lastExchange is the user's last move and the tables' answer, kept on
