@@ -30,8 +30,9 @@ type part struct {
 	code        *code
 	blockShift  uint
 	sparseShift uint
-	counts      []byte // u16 per block: its values less one
-	sparse      []byte // 6 bytes per entry
+	width       int    // the bytes of a block's count and of an entry's offset: 2 or 4
+	counts      []byte // per block, its values less one
+	sparse      []byte // per entry, u32 block and its offset there
 	blocks      []byte
 	numBlocks   int
 }
@@ -51,14 +52,15 @@ type symbol struct {
 // value of it is asked for.
 func Parse(b []byte) (*Stream, error) {
 	r := reader{b: b}
-	switch v := r.u8(); v {
-	case version:
+	v := r.u8()
+	switch v {
+	case version, 2:
 	case 1: // one part (the first writer's)
 		s := &Stream{n: r.uvarint(), partShift: 63}
 		if r.bad {
 			return nil, corrupt("truncated")
 		}
-		p, err := parsePart(b[r.off:], s.n)
+		p, err := parsePart(b[r.off:], s.n, v)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +84,7 @@ func Parse(b []byte) (*Stream, error) {
 			return nil, corrupt("part %d truncated", k)
 		}
 		n := min(s.n-k<<s.partShift, 1<<s.partShift)
-		p, err := parsePart(body, n)
+		p, err := parsePart(body, n, v)
 		if err != nil {
 			return nil, fmt.Errorf("part %d: %w", k, err)
 		}
@@ -94,8 +96,9 @@ func Parse(b []byte) (*Stream, error) {
 	return s, nil
 }
 
-// parsePart reads a part of n values from b.
-func parsePart(b []byte, n uint64) (*part, error) {
+// parsePart reads a part of n values from b, of a stream of the version
+// given (before version 3 a part's counts and offsets are two bytes).
+func parsePart(b []byte, n uint64, version byte) (*part, error) {
 	r := reader{b: b}
 	s := &part{n: n}
 	numLeaves := int(min(r.uvarint(), 257))
@@ -140,18 +143,22 @@ func parsePart(b []byte, n uint64) (*part, error) {
 		return nil, corrupt("code lengths form no prefix code")
 	}
 	s.blockShift = uint(r.u8())
+	s.width = 2
+	if version >= 3 {
+		s.width = int(r.u8())
+	}
 	numBlocks := r.uvarint()
 	s.sparseShift = uint(r.u8())
 	entries := r.uvarint()
-	if r.bad || s.blockShift < 5 || s.blockShift > 8 || s.sparseShift > 40 || numBlocks > uint64(len(b)) || entries > uint64(len(b)) {
-		return nil, corrupt("block size 2^%d, %d blocks, sparse step 2^%d, %d entries", s.blockShift, numBlocks, s.sparseShift, entries)
+	if r.bad || s.blockShift < 5 || s.blockShift > 8 || s.width != 2 && s.width != 4 || s.sparseShift > 40 || numBlocks > uint64(len(b)) || entries > uint64(len(b)) {
+		return nil, corrupt("block size 2^%d, counts of %d bytes, %d blocks, sparse step 2^%d, %d entries", s.blockShift, s.width, numBlocks, s.sparseShift, entries)
 	}
 	if want := (s.n + 1<<s.sparseShift - 1) >> s.sparseShift; entries != want {
 		return nil, corrupt("%d sparse entries for %d values, %d expected", entries, s.n, want)
 	}
 	s.numBlocks = int(numBlocks)
-	s.counts = r.bytes(2 * s.numBlocks)
-	s.sparse = r.bytes(6 * int(entries))
+	s.counts = r.bytes(s.width * s.numBlocks)
+	s.sparse = r.bytes((4 + s.width) * int(entries))
 	blocks := r.bytes(s.numBlocks << s.blockShift)
 	if r.bad {
 		return nil, corrupt("tables truncated")
@@ -216,12 +223,19 @@ func (s *Stream) AppendRange(dst []byte, lo, hi uint64) ([]byte, error) {
 }
 
 func (s *part) count(block int) uint64 {
-	return uint64(binary.LittleEndian.Uint16(s.counts[2*block:])) + 1
+	if s.width == 2 {
+		return uint64(binary.LittleEndian.Uint16(s.counts[2*block:])) + 1
+	}
+	return uint64(binary.LittleEndian.Uint32(s.counts[4*block:])) + 1
 }
 
 func (s *part) entry(e uint64) (block int, offset uint64) {
-	b := s.sparse[6*e:]
-	return int(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint16(b[4:]))
+	if s.width == 2 {
+		b := s.sparse[6*e:]
+		return int(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint16(b[4:]))
+	}
+	b := s.sparse[8*e:]
+	return int(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[4:]))
 }
 
 // locate returns the block holding value i (below n) and its offset

@@ -18,7 +18,7 @@
 //
 // A stream, all integers little-endian (uvarint: encoding/binary's):
 //
-//	u8        version (2)
+//	u8        version (3)
 //	uvarint   n, the number of values
 //	u8        p, log2 of the values of a part (16 to 40)
 //	then for each of the max(1, ⌈n / 2^p⌉) parts:
@@ -30,18 +30,24 @@
 //	          bits: each is a leaf (below L) or an earlier pair
 //	L+P bytes the Huffman code length of each symbol (0: not in the code)
 //	u8        k, log2 of the block size in bytes
+//	u8        c, the width in bytes of a count and an offset: 2, or 4 where
+//	          a block holds more than 65 536 values
 //	uvarint   B, the number of blocks
 //	u8        s, log2 of the sparse index's step
 //	uvarint   E, the number of sparse entries, ⌈m / 2^s⌉ (m the part's values)
-//	B × u16   the number of values in each block, less one
-//	E × 6     for value e·2^s: u32 its block, u16 its offset in the block
+//	B × c     the number of values in each block, less one
+//	E × (4+c) for value e·2^s: u32 its block, its offset in the block (c bytes)
 //	B × 2^k   the blocks: codes most significant bit first, zero-padded
 //
-// Version 1, the first layout, is read too: u8 1, uvarint n, then one
-// part of n values.
+// Versions 1 and 2 are read too: their parts have no byte c (counts and
+// offsets are two bytes); version 1 is u8 1, uvarint n, then one part of
+// n values.
 //
 // Codes are canonical: sorted by length, then by symbol, the first code
 // of each length the one after the last code of the length before,
 // shifted left. No code is longer than MaxCodeLen bits; a symbol stands
-// for at most MaxRun values, and a block holds at most 65 536.
+// for at most MaxRun values (65 536 before version 3), and a block holds
+// at most 2^32 (65 536 with two-byte counts). The sparse step is about
+// eight blocks' values on average, and smaller where a read would walk
+// over more than 256 blocks' counts.
 package pairs

@@ -14,10 +14,15 @@ import (
 const (
 	// MaxSymbols bounds leaves and pairs together: 12 bits name one.
 	MaxSymbols = 4096
-	// MaxRun bounds the values one symbol stands for.
-	MaxRun = 1 << 16
-	// maxBlockValues bounds the values of one block (its count is a u16).
-	maxBlockValues = 1 << 16
+	// MaxRun bounds the values one symbol stands for: long enough that a
+	// side drawn almost everywhere (a Khon table's) costs a few bits per
+	// million values, not a block per 65 536 as version 2's runs did.
+	MaxRun = 1 << 31
+	// maxBlockValues bounds the values of one block: its count is four
+	// bytes wide, or two in a part whose blocks hold at most
+	// narrowBlockValues (and its symbols as many).
+	maxBlockValues    = 1 << 32
+	narrowBlockValues = 1 << 16
 	// newPerPass bounds the pairs one pass replaces: the most frequent
 	// ones that do not overlap each other.
 	newPerPass = 250
@@ -34,7 +39,13 @@ const (
 	// a read walks over half of them on average (KRvKN: 7.6% smaller
 	// than an entry per block, 6% slower).
 	sparseBlocks = 8
-	version      = 2
+	// maxWalk bounds the blocks a read walks from a sparse entry: where a
+	// part's blocks hold very different numbers of values (long runs of
+	// draws beside dense regions), the step the average gives is halved
+	// until no step spans more blocks than this (KNNvKR.thai's White
+	// side: 146 KB with no bound, the same with 256, 157 KB with 64).
+	maxWalk = 32 * sparseBlocks
+	version = 3
 	// minPartShift bounds the parts a reader accepts from below.
 	minPartShift = 16
 )
@@ -81,8 +92,24 @@ func Encode(values []byte) ([]byte, error) {
 	return out, nil
 }
 
-// encodePart compresses the values of one part.
+// encodePart compresses the values of one part: with symbols of up to
+// MaxRun values, and where that makes a block hold more than a two-byte
+// count can say, also with symbols and blocks of at most
+// narrowBlockValues, keeping the smaller (wide counts cost two bytes a
+// block, short runs a block per 65 536 values of a long one).
 func encodePart(values []byte) []byte {
+	out, wide := encodeRuns(values, MaxRun)
+	if wide {
+		if narrow, _ := encodeRuns(values, narrowBlockValues); len(narrow) < len(out) {
+			out = narrow
+		}
+	}
+	return out
+}
+
+// encodeRuns compresses the values of one part with symbols of at most
+// maxRun values, and reports whether its counts are four bytes wide.
+func encodeRuns(values []byte, maxRun uint64) ([]byte, bool) {
 	leaves := distinct(values)
 	g := &grammar{leaves: leaves}
 	var leafOf [256]uint16
@@ -94,20 +121,24 @@ func encodePart(values []byte) []byte {
 	for i, v := range values {
 		seq[i] = leafOf[v]
 	}
-	seq = g.pair(seq)
+	seq = g.pair(seq, maxRun)
 	freq := make([]uint64, g.symbols())
 	for _, s := range seq {
 		freq[s]++
 	}
 	c, _ := newCode(codeLengths(freq)) // codeLengths' lengths always form one
-	best := []byte(nil)
+	blockValues := uint64(maxBlockValues)
+	if maxRun <= narrowBlockValues {
+		blockValues = narrowBlockValues
+	}
+	best, wide := []byte(nil), false
 	for shift := uint(5); shift <= maxBlockShift; shift++ {
-		out := g.emit(uint64(len(values)), seq, c, shift)
+		out, w := g.emit(uint64(len(values)), seq, c, shift, blockValues)
 		if best == nil || len(out) < len(best) {
-			best = out
+			best, wide = out, w
 		}
 	}
-	return best
+	return best, wide
 }
 
 // distinct returns the values that occur, in increasing order.
@@ -135,8 +166,9 @@ type grammar struct {
 func (g *grammar) symbols() int { return len(g.leaves) + len(g.pairs) }
 
 // pair replaces, pass after pass, the most frequent pairs of adjacent
-// symbols of seq by new symbols, and returns what is left of seq.
-func (g *grammar) pair(seq []uint16) []uint16 {
+// symbols of seq by new symbols of at most maxRun values, and returns
+// what is left of seq.
+func (g *grammar) pair(seq []uint16, maxRun uint64) []uint16 {
 	freq := make([]uint32, MaxSymbols*MaxSymbols)
 	newSym := make([]uint16, MaxSymbols*MaxSymbols) // 0: no new symbol (a pair's symbol is never 0)
 	type candidate struct {
@@ -164,7 +196,7 @@ func (g *grammar) pair(seq []uint16) []uint16 {
 		for a := range n {
 			row := freq[a*MaxSymbols : a*MaxSymbols+n]
 			for b, f := range row {
-				if f >= minPairFreq && g.runs[a]+g.runs[b] <= MaxRun {
+				if f >= minPairFreq && uint64(g.runs[a])+uint64(g.runs[b]) <= maxRun {
 					cands = append(cands, candidate{f, uint16(a), uint16(b)})
 				}
 			}
@@ -224,15 +256,16 @@ func (g *grammar) pair(seq []uint16) []uint16 {
 	return seq
 }
 
-// emit writes the stream of n values whose final sequence is seq, coded
-// by c, in blocks of 2^shift bytes.
-func (g *grammar) emit(n uint64, seq []uint16, c *code, shift uint) []byte {
+// emit writes the part of n values whose final sequence is seq, coded by
+// c, in blocks of 2^shift bytes holding at most blockValues values, and
+// reports whether its counts are four bytes wide.
+func (g *grammar) emit(n uint64, seq []uint16, c *code, shift uint, blockValues uint64) ([]byte, bool) {
 	blockBits := 8 << shift
 	// The blocks: whole symbols, at most maxBlockValues values each.
-	var counts []uint32
+	var counts []uint64
 	var blocks []byte
 	w := bitWriter{}
-	values, used := uint32(0), 0
+	values, used := uint64(0), 0
 	flush := func() {
 		counts = append(counts, values)
 		blocks = append(blocks, w.bytes(1<<shift)...)
@@ -241,24 +274,21 @@ func (g *grammar) emit(n uint64, seq []uint16, c *code, shift uint) []byte {
 	}
 	for _, s := range seq {
 		l := int(c.lengths[s])
-		if used+l > blockBits || values+g.runs[s] > maxBlockValues {
+		if used+l > blockBits || values+uint64(g.runs[s]) > blockValues {
 			flush()
 		}
 		w.write(c.words[s], l)
 		used += l
-		values += g.runs[s]
+		values += uint64(g.runs[s])
 	}
 	if values > 0 {
 		flush()
 	}
-	// The sparse index: a step of about sparseBlocks blocks' values, so
-	// that a walk crosses half that many on average.
-	sparseShift := uint(0)
-	if len(counts) > 0 {
-		if avg := n * sparseBlocks / uint64(len(counts)); avg > 1 {
-			sparseShift = uint(bits.Len64(avg) - 1)
-		}
+	width := 2 // the bytes of a count and of a sparse entry's offset
+	if slices.Max(append(counts, 0)) > narrowBlockValues {
+		width = 4
 	}
+	sparseShift := sparseStep(n, counts)
 	entries := (n + 1<<sparseShift - 1) >> sparseShift
 
 	out := binary.AppendUvarint(nil, uint64(len(g.leaves)))
@@ -269,24 +299,70 @@ func (g *grammar) emit(n uint64, seq []uint16, c *code, shift uint) []byte {
 		out = append(out, byte(x), byte(x>>8), byte(x>>16))
 	}
 	out = append(out, c.lengths...)
-	out = append(out, byte(shift))
+	out = append(out, byte(shift), byte(width))
 	out = binary.AppendUvarint(out, uint64(len(counts)))
 	out = append(out, byte(sparseShift))
 	out = binary.AppendUvarint(out, entries)
 	for _, k := range counts {
-		out = binary.LittleEndian.AppendUint16(out, uint16(k-1))
+		out = appendWidth(out, k-1, width)
 	}
 	block, start := 0, uint64(0) // the block holding value e<<sparseShift, and its first value
 	for e := range entries {
 		v := e << sparseShift
-		for v >= start+uint64(counts[block]) {
-			start += uint64(counts[block])
+		for v >= start+counts[block] {
+			start += counts[block]
 			block++
 		}
 		out = binary.LittleEndian.AppendUint32(out, uint32(block))
-		out = binary.LittleEndian.AppendUint16(out, uint16(v-start))
+		out = appendWidth(out, v-start, width)
 	}
-	return append(out, blocks...)
+	return append(out, blocks...), width == 4
+}
+
+// appendWidth appends x as a little-endian integer of width bytes (2 or 4).
+func appendWidth(out []byte, x uint64, width int) []byte {
+	if width == 2 {
+		return binary.LittleEndian.AppendUint16(out, uint16(x))
+	}
+	return binary.LittleEndian.AppendUint32(out, uint32(x))
+}
+
+// sparseStep returns log2 of the sparse index's step for a part of n
+// values in blocks holding counts: about sparseBlocks blocks' values on
+// average, so that a read walks over half that many, and smaller where
+// a step would span more than maxWalk blocks.
+func sparseStep(n uint64, counts []uint64) uint {
+	shift := uint(0)
+	if len(counts) > 0 {
+		if avg := n * sparseBlocks / uint64(len(counts)); avg > 1 {
+			shift = uint(bits.Len64(avg) - 1)
+		}
+	}
+	for ; shift > 0 && longestWalk(n, counts, shift) > maxWalk; shift-- {
+	}
+	return shift
+}
+
+// longestWalk returns the most blocks a read walks over from the sparse
+// entry before it with a step of 2^shift values: the blocks a step's
+// values lie in, the one of its entry excepted.
+func longestWalk(n uint64, counts []uint64, shift uint) int {
+	longest, block, start := 0, 0, uint64(0)
+	for v := uint64(0); v < n; v += 1 << shift {
+		for v >= start+counts[block] {
+			start += counts[block]
+			block++
+		}
+		// The block holding the step's last value.
+		last := min(v+1<<shift, n) - 1
+		b, s := block, start
+		for last >= s+counts[b] {
+			s += counts[b]
+			b++
+		}
+		longest = max(longest, b-block)
+	}
+	return longest
 }
 
 // bitWriter packs codes most significant bit first.

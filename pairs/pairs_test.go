@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -117,29 +118,51 @@ func TestCompresses(t *testing.T) {
 	}
 }
 
-// A stream of the first layout (version 1: one part, no part size) reads
-// as it did.
-func TestVersion1(t *testing.T) {
+// Streams of the earlier layouts read as they did: version 1 (one part,
+// no part size) and version 2 (parts), both with two-byte counts and
+// offsets and no byte saying so.
+func TestEarlierVersions(t *testing.T) {
 	values := samples()["periodic"]
 	enc, err := Encode(values)
 	require.NoError(t, err)
 	r := reader{b: enc}
 	require.Equal(t, byte(version), r.u8())
 	n := r.uvarint()
-	r.u8() // the part size
+	shift := r.u8()
 	size := r.uvarint()
-	old := binary.AppendUvarint([]byte{1}, n)
-	old = append(old, r.bytes(int(size))...)
-	s, err := Parse(old)
-	require.NoError(t, err)
-	all, err := s.AppendRange(nil, 0, s.Len())
-	require.NoError(t, err)
-	require.Equal(t, values, all)
-	got, err := s.At(12345)
-	require.NoError(t, err)
-	require.Equal(t, values[12345], got)
-	_, err = Parse(old[:len(old)-1])
-	require.ErrorIs(t, err, ErrCorrupt)
+	part := withoutWidth(t, r.bytes(int(size)))
+	v1 := binary.AppendUvarint([]byte{1}, n)
+	v1 = append(v1, part...)
+	v2 := binary.AppendUvarint([]byte{2}, n)
+	v2 = append(v2, shift)
+	v2 = binary.AppendUvarint(v2, uint64(len(part)))
+	v2 = append(v2, part...)
+	for name, old := range map[string][]byte{"version 1": v1, "version 2": v2} {
+		s, err := Parse(old)
+		require.NoError(t, err, name)
+		all, err := s.AppendRange(nil, 0, s.Len())
+		require.NoError(t, err, name)
+		require.Equal(t, values, all, name)
+		got, err := s.At(12345)
+		require.NoError(t, err, name)
+		require.Equal(t, values[12345], got, name)
+		_, err = Parse(old[:len(old)-1])
+		require.ErrorIs(t, err, ErrCorrupt, name)
+	}
+}
+
+// withoutWidth returns a version-3 part with two-byte counts in the
+// layout of versions 1 and 2: without the byte that gives their width.
+func withoutWidth(t *testing.T, part []byte) []byte {
+	r := reader{b: part}
+	leaves := r.uvarint()
+	r.bytes(int(leaves))
+	pairs := r.uvarint()
+	r.bytes(3*int(pairs) + int(leaves+pairs))
+	r.u8() // the block size
+	require.False(t, r.bad)
+	require.Equal(t, byte(2), part[r.off], "the counts' width")
+	return append(slices.Clone(part[:r.off]), part[r.off+1:]...)
 }
 
 // A damaged stream is refused by Parse or reads as an error, never a
@@ -200,6 +223,9 @@ func FuzzParse(f *testing.F) {
 		require.NoError(f, err)
 		f.Add(enc)
 	})
+	enc, err := Encode(samples()["single"]) // four-byte counts
+	require.NoError(f, err)
+	f.Add(enc)
 	f.Fuzz(func(t *testing.T, b []byte) { readAll(t, b) })
 }
 
@@ -235,4 +261,54 @@ func BenchmarkAt(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A side drawn almost everywhere — 64 Mi values, all one but for three
+// clusters of noise — takes a few hundred bytes: a symbol stands for up
+// to MaxRun values and a block's count is four bytes wide when it needs
+// to be (two-byte counts cost a 64-byte block per 65 536 values: 64 KiB
+// here). Every value still reads back, and no read walks over more than
+// maxWalk blocks from its sparse entry, the dense clusters beside the
+// long runs included.
+func TestLongRuns(t *testing.T) {
+	const n = 1 << 26
+	values := bytes.Repeat([]byte{2}, n)
+	rng := rand.New(rand.NewPCG(3, 4))
+	clusters := []int{0, n / 3, n - 5000}
+	for _, c := range clusters {
+		for i := c; i < c+5000; i++ {
+			values[i] = byte(rng.IntN(5))
+		}
+	}
+	enc, err := Encode(values)
+	require.NoError(t, err)
+	require.Less(t, len(enc), 8000)
+	s, err := Parse(enc)
+	require.NoError(t, err)
+	require.Len(t, s.parts, 1)
+	p := s.parts[0]
+	require.Equal(t, 4, p.width)
+	counts := make([]uint64, p.numBlocks)
+	for b := range counts {
+		counts[b] = p.count(b)
+	}
+	require.LessOrEqual(t, longestWalk(n, counts, p.sparseShift), maxWalk)
+	check := func(i int) {
+		got, err := s.At(uint64(i))
+		require.NoError(t, err)
+		if got != values[i] {
+			require.Equal(t, values[i], got, "value %d", i)
+		}
+	}
+	for _, c := range clusters {
+		for i := max(c-100, 0); i < min(c+5100, n); i++ {
+			check(i)
+		}
+	}
+	for range 100_000 {
+		check(rng.IntN(n))
+	}
+	all, err := s.AppendRange(nil, 0, n)
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(values, all))
 }
