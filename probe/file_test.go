@@ -224,6 +224,29 @@ func TestCorruptWDLCaptureSides(t *testing.T) {
 	}
 }
 
+// The version-3 file of the first writer (pairs streams of version 2, the
+// kings one digit) reads as today's and as version 2's: the same
+// category at every index, both sides to move.
+func TestVersion3FirstLayout(t *testing.T) {
+	var files []*probe.File
+	for _, name := range []string{"KMvK.thai.mtbw", "KMvK.thai.v3.mtbw", "KMvK.thai.v3-first.mtbw"} {
+		f, err := probe.OpenFile(filepath.Join("testdata", name))
+		require.NoError(t, err, name)
+		defer f.Close()
+		files = append(files, f)
+	}
+	require.Equal(t, probe.Version3, files[2].Header.Version)
+	for side := tb.White; side <= tb.Black; side++ {
+		want, err := files[0].Range(side, 0, files[0].Header.Size, nil)
+		require.NoError(t, err)
+		for _, f := range files[1:] {
+			got, err := f.Range(side, 0, f.Header.Size, nil)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "%s, %s to move", f.Name(), side.Name())
+		}
+	}
+}
+
 // A version-3 WDL file cut anywhere, or with a byte of its streams
 // changed, is refused on open with an error naming the file, or, where the
 // damage is in a block's bits, reads as one: never a wrong panic.
@@ -252,7 +275,7 @@ func FuzzReader(f *testing.F) {
 	require.NoError(f, err)
 	f.Add(seed)
 	f.Add(seed[:100])
-	for _, name := range []string{"KMvK.thai.mtbw", "KMvK.thai.codec1.mtbw", "KRvK.thai.mtbw", "KMvK.thai.v3.mtbw"} {
+	for _, name := range []string{"KMvK.thai.mtbw", "KMvK.thai.codec1.mtbw", "KRvK.thai.mtbw", "KMvK.thai.v3.mtbw", "KMvK.thai.v3-first.mtbw"} {
 		wdl, err := os.ReadFile("testdata/" + name)
 		require.NoError(f, err)
 		f.Add(wdl)

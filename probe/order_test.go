@@ -8,11 +8,14 @@ import (
 
 	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/tb"
+	"github.com/makruktb/makruktb/tb/honour"
 )
 
 // Every order of KRvKN's three digits maps its indices one to one onto
-// the same range, the index's own order onto itself; an order that is
-// not a permutation of the digits is refused.
+// the same range, the index's own order onto itself; with the kings
+// apart (four digits), of KRvKN's and of a Khon table's, onto a longer
+// range whose other places are holes, which index reports. An order that
+// is not a permutation of the digits is refused.
 func TestDigitOrders(t *testing.T) {
 	space, err := index.New(tb.MustParseMaterial("KRvKN"))
 	require.NoError(t, err)
@@ -22,25 +25,55 @@ func TestDigitOrders(t *testing.T) {
 	seen := map[string]bool{}
 	for _, order := range orders {
 		seen[string(order)] = true
-		o, err := newDigitOrder(space, order)
-		require.NoError(t, err)
-		hit := make([]bool, space.Size())
-		for i := range space.Size() {
-			j := o.stored(i)
-			if j >= space.Size() || hit[j] || o.identity && i != j || o.index(j) != i {
-				t.Fatalf("order %v: index %d at %d (taken: %v), back to %d", order, i, j, j < space.Size() && hit[j], o.index(j))
-			}
-			hit[j] = true
-		}
+		o := checkOrder(t, space, order)
+		require.Equal(t, space.Size(), o.length)
 	}
 	require.Len(t, seen, 6)
+	for _, m := range []string{"KRvKN", "KSvKM"} {
+		space, err := index.New(tb.MustParseMaterial(m))
+		require.NoError(t, err)
+		whites, blacks := map[tb.Square]bool{}, map[tb.Square]bool{}
+		for k := range space.KingPairs() {
+			w, b := space.KingSquares(k)
+			whites[w], blacks[b] = true, true
+		}
+		for _, order := range digitOrders(4) {
+			o := checkOrder(t, space, order)
+			require.False(t, o.identity)
+			require.Equal(t, space.Size()/uint64(space.KingPairs())*uint64(len(whites)*len(blacks)), o.length, "%s %v", m, order)
+		}
+	}
 	_, err = newDigitOrder(space, []uint8{0, 1, 1})
 	require.Error(t, err)
 	_, err = newDigitOrder(space, []uint8{0, 1})
 	require.Error(t, err)
 	_, err = newDigitOrder(space, []uint8{0, 1, 3})
 	require.Error(t, err)
+	_, err = newDigitOrder(space, []uint8{0, 1, 2, 3, 4})
+	require.Error(t, err)
 	require.Len(t, digitOrders(4), 24)
+}
+
+// checkOrder checks that order maps space's indices one to one into its
+// stream and back, and that every other place of the stream is a hole.
+func checkOrder(t *testing.T, space *index.Space, order []uint8) *digitOrder {
+	o, err := newDigitOrder(space, order)
+	require.NoError(t, err)
+	hit := make([]bool, o.length)
+	for i := range space.Size() {
+		j := o.stored(i)
+		back, ok := o.index(j)
+		if j >= o.length || hit[j] || o.identity && i != j || !ok || back != i {
+			t.Fatalf("order %v: index %d at %d (taken: %v), back to %d %v", order, i, j, j < o.length && hit[j], back, ok)
+		}
+		hit[j] = true
+	}
+	for j, h := range hit {
+		if _, ok := o.index(uint64(j)); ok != h {
+			t.Fatalf("order %v: place %d holds an index: %v, index says %v", order, j, h, ok)
+		}
+	}
+	return o
 }
 
 // A sample is runs of the reordered stream, evenly spread from its first
@@ -75,18 +108,28 @@ func TestSampled(t *testing.T) {
 		require.Equal(t, whole[start:start+length], sample[k*length:(k+1)*length], "run %d", k)
 	}
 	require.Equal(t, whole[n-length:], sample[(runs-1)*length:], "the last run ends the stream")
-	for _, bounded := range []bool{false, true} {
-		sample := sampled(codes, free, o, bounded, runs, length)
-		for k := range runs {
-			start := uint64(k) * (n - length) / (runs - 1)
-			for j := range uint64(length) {
-				i := o.index(start + j)
-				got := sample[k*length+int(j)]
-				switch c := ceilingOf(free[i], bounded); {
-				case c == 0:
-					require.Equal(t, codes[i], got)
-				default:
-					require.LessOrEqual(t, got, c&^freeCode)
+	// With the kings apart too, where the stream has holes between the
+	// king pairs.
+	split, err := newDigitOrder(space, []uint8{3, 1, 2, 0})
+	require.NoError(t, err)
+	for _, o := range []*digitOrder{o, split} {
+		for _, bounded := range []bool{false, true} {
+			sample := sampled(codes, free, o, bounded, runs, length)
+			for k := range runs {
+				start := uint64(k) * (o.length - length) / (runs - 1)
+				for j := range uint64(length) {
+					got := sample[k*length+int(j)]
+					i, ok := o.index(start + j)
+					if !ok {
+						require.LessOrEqual(t, got, wdlCode(honour.Win))
+						continue
+					}
+					switch c := ceilingOf(free[i], bounded); {
+					case c == 0:
+						require.Equal(t, codes[i], got)
+					default:
+						require.LessOrEqual(t, got, c&^freeCode)
+					}
 				}
 			}
 		}

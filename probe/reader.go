@@ -165,8 +165,8 @@ func (t *File) readStreams() error {
 		if err != nil {
 			return t.corrupt(t.dataStart+int64(lo), "stream %d: %v", k, err)
 		}
-		if s.Len() != h.Size {
-			return t.corrupt(t.dataStart+int64(lo), "stream %d holds %d values, the index %d", k, s.Len(), h.Size)
+		if want := t.orders[t.sideOf(k)].length; s.Len() != want {
+			return t.corrupt(t.dataStart+int64(lo), "stream %d holds %d values, its order %d", k, s.Len(), want)
 		}
 		t.streams[t.sideOf(k)] = s
 	}
@@ -397,12 +397,12 @@ func (t *File) rawBlockInto(k int, raw, comp []byte) ([]byte, []byte, error) {
 	}
 	if h.Codec == codecPairs {
 		side := t.sideOf(k)
-		stored, err := t.streams[side].AppendRange(comp[:0], 0, h.Size)
+		o := t.orders[side]
+		stored, err := t.streams[side].AppendRange(comp[:0], 0, o.length)
 		if err != nil {
 			return nil, stored, t.corrupt(t.dataStart+int64(h.Offsets[k]), "stream %d: %v", k, err)
 		}
-		raw = slices.Grow(raw[:0], len(stored))[:len(stored)]
-		o := t.orders[side]
+		raw = slices.Grow(raw[:0], int(h.Size))[:h.Size]
 		for i := range raw {
 			raw[i] = stored[o.stored(uint64(i))]
 		}

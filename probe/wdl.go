@@ -256,52 +256,78 @@ type layout struct {
 	guess   int // the size of its sample's stream
 }
 
-// The sample smallestLayout compares the layouts on: sampleRuns runs of
-// sampleRun values of the stream, spread evenly.
+// The samples smallestLayout compares the layouts on: sampleRuns runs of
+// sampleRun values of the stream, spread evenly; first every layout on a
+// sample a sixteenth of that (quickRuns runs of quickRun), then the
+// quickBest best on the larger one.
 const (
 	sampleRun  = 1 << 16
 	sampleRuns = 64
+	quickRun   = 1 << 14
+	quickRuns  = 16
+	quickBest  = 8
 )
 
-// smallestLayout returns the layout (digit order, and bounded among
-// forms) whose stream is smallest, as rtbgen's permute.c chooses: each
-// layout's sample is encoded, then the whole stream of the two best
-// guesses (of the one, when the sample is the whole stream).
-func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layout, error) {
-	var cands []*layout
+// layouts returns every layout of space's digits, with the kings one
+// digit and two, in each of forms.
+func layouts(space *index.Space, forms []bool) ([]*layout, error) {
+	var out []*layout
+	n := 1 + len(space.Groups())
 	for _, bounded := range forms {
-		for _, order := range digitOrders(1 + len(space.Groups())) {
+		for _, order := range append(digitOrders(n), digitOrders(n+1)...) {
 			o, err := newDigitOrder(space, order)
 			if err != nil {
 				return nil, err
 			}
-			cands = append(cands, &layout{order: o, bounded: bounded})
+			out = append(out, &layout{order: o, bounded: bounded})
 		}
 	}
-	whole := uint64(len(codes)) <= 2*sampleRuns*sampleRun
-	err := parallel.For(context.Background(), int64(len(cands)), 0, func(u int64) error {
-		c := cands[u]
-		var values []byte
-		if whole {
-			values = reordered(codes, free, c.order, c.bounded)
-		} else {
-			values = sampled(codes, free, c.order, c.bounded, sampleRuns, sampleRun)
-		}
-		enc, err := pairs.Encode(values)
-		c.guess = len(enc)
-		if whole {
-			c.stream = enc
-		}
-		return err
-	}, nil)
+	return out, nil
+}
+
+// smallestLayout returns the layout (digit order, kings apart or not, and
+// bounded among forms) whose stream is smallest, as rtbgen's permute.c
+// chooses: each layout's sample is encoded, then the whole stream of the
+// two best guesses (of the one, when the sample is the whole stream).
+func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layout, error) {
+	cands, err := layouts(space, forms)
 	if err != nil {
 		return nil, err
 	}
-	// Stable: among equal guesses the earlier layout (index order, plain
-	// first) wins.
-	slices.SortStableFunc(cands, func(a, b *layout) int { return a.guess - b.guess })
-	if whole {
-		return cands[0], nil
+	// guess encodes each candidate's sample of runs runs of length values
+	// (its whole stream when that is no longer), keeping that stream,
+	// and sorts them by its size. Stable: among equal guesses the earlier
+	// layout (index order, kings together, plain first) wins.
+	guess := func(cands []*layout, runs, length int) (whole bool, err error) {
+		whole = true
+		for _, c := range cands {
+			whole = whole && c.order.length <= uint64(2*runs*length)
+		}
+		err = parallel.For(context.Background(), int64(len(cands)), 0, func(u int64) error {
+			c := cands[u]
+			var values []byte
+			if whole {
+				values = reordered(codes, free, c.order, c.bounded)
+			} else {
+				values = sampled(codes, free, c.order, c.bounded, runs, length)
+			}
+			enc, err := pairs.Encode(values)
+			c.guess = len(enc)
+			if whole {
+				c.stream = enc
+			}
+			return err
+		}, nil)
+		slices.SortStableFunc(cands, func(a, b *layout) int { return a.guess - b.guess })
+		return whole, err
+	}
+	whole, err := guess(cands, quickRuns, quickRun)
+	if err != nil || whole {
+		return cands[0], err
+	}
+	cands = cands[:min(quickBest, len(cands))]
+	if whole, err = guess(cands, sampleRuns, sampleRun); err != nil || whole {
+		return cands[0], err
 	}
 	// One at a time: a whole stream and its ceilings take twice the
 	// side's size (a six-piece side: 7.6 GB), and Encode uses every core.
@@ -328,15 +354,18 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layo
 // (runs ≥ 2, runs·length at most its length), spread evenly from its
 // first value to its last, each with its free codes chosen (fillFree).
 func sampled(codes, free []byte, o *digitOrder, bounded bool, runs, length int) []byte {
-	n := uint64(len(codes))
+	n := o.length
 	out := make([]byte, 0, runs*length)
 	ceiling := make([]byte, length)
 	for k := range uint64(runs) {
 		start := k * (n - uint64(length)) / uint64(runs-1)
 		run := out[len(out) : len(out)+length]
 		for j := range run {
-			i := o.index(start + uint64(j))
-			run[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
+			if i, ok := o.index(start + uint64(j)); ok {
+				run[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
+			} else {
+				run[j], ceiling[j] = 0, ceilingOf(freeHole, bounded)
+			}
 		}
 		fillFree(run, ceiling)
 		out = out[:len(out)+length]
@@ -345,10 +374,17 @@ func sampled(codes, free []byte, o *digitOrder, bounded bool, runs, length int) 
 }
 
 // reordered returns the codes in order o, the free ones (in the bounded
-// form, those a capture decides too) chosen by fillFree.
+// form, those a capture decides too, and the holes between king pairs
+// when the kings are apart) chosen by fillFree.
 func reordered(codes, free []byte, o *digitOrder, bounded bool) []byte {
-	out := make([]byte, len(codes))
-	ceiling := make([]byte, len(codes))
+	out := make([]byte, o.length)
+	ceiling := make([]byte, o.length)
+	if o.length > uint64(len(codes)) {
+		hole := ceilingOf(freeHole, bounded)
+		for j := range ceiling {
+			ceiling[j] = hole
+		}
+	}
 	const step = 1 << 16
 	// Each index goes to its own place: the workers write apart.
 	_ = parallel.For(context.Background(), int64((len(codes)+step-1)/step), 0, func(u int64) error {
