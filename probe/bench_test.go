@@ -106,7 +106,8 @@ func BenchmarkWDLWarm(b *testing.B) {
 // from a version-2 file (zstd blocks of 256 Ki values) with the default
 // cache, which soon holds the whole decompressed table, and with a cache
 // of one block, where most probes decompress one; and from a version-3
-// file (pairs streams), which keeps no cache at all.
+// file (pairs streams), which keeps no cache at all, and from a Khon
+// table's version-3 file (random KSMvK positions).
 func BenchmarkWDLRandom(b *testing.B) {
 	ps, _ := positions(b, "KRvKN", 1<<16)
 	m := tb.MustParseMaterial("KRvKN")
@@ -135,6 +136,23 @@ func BenchmarkWDLRandom(b *testing.B) {
 			}
 		})
 	}
+	// A Khon table's (its kings two digits of the stored order).
+	b.Run("v3-no-cache-KSMvK", func(b *testing.B) {
+		ps, _ := positions(b, "KSMvK", 1<<16)
+		tables, err := probe.Open(wdlDirVersion(b, tb.MustParseMaterial("KSMvK"), &honour.ThaiRules, probe.Version3))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer tables.Close()
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if _, err := tables.WDL(&ps[i&(1<<16-1)], &honour.ThaiRules); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
 	// Every thread probing the one version-3 file: nothing is shared
 	// but the file's bytes, read only.
 	b.Run("v3-no-cache-parallel", func(b *testing.B) {
