@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -420,4 +421,56 @@ func TestWDLCapturesNeedSubTables(t *testing.T) {
 		require.Equal(t, want, got, p.FEN())
 		answered++
 	}
+}
+
+// With MAKRUKTB_WDL_COMPARE=DIR1:DIR2, every WDL file of DIR2 that DIR1
+// has too (each directory with the tables its captures need) answers at
+// every legal position, both sides to move, as DIR1's: a version-3 set
+// against the version-2 set it was converted from.
+func TestWDLDirectoriesAnswerAlike(t *testing.T) {
+	dirs := os.Getenv("MAKRUKTB_WDL_COMPARE")
+	if dirs == "" {
+		t.Skip("MAKRUKTB_WDL_COMPARE=DIR1:DIR2 compares two directories' WDL files")
+	}
+	d1, d2, ok := strings.Cut(dirs, ":")
+	require.True(t, ok, "MAKRUKTB_WDL_COMPARE=DIR1:DIR2, not %q", dirs)
+	t1, err := probe.Open(d1)
+	require.NoError(t, err)
+	defer t1.Close()
+	t2, err := probe.Open(d2)
+	require.NoError(t, err)
+	defer t2.Close()
+	entries, err := os.ReadDir(d2)
+	require.NoError(t, err)
+	compared := 0
+	for _, e := range entries {
+		base, ok := strings.CutSuffix(e.Name(), probe.WDL.Extension())
+		if !ok {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(d1, e.Name())); err != nil {
+			continue
+		}
+		name, profile, _ := strings.Cut(base, ".")
+		r, ok := honour.Builtin(profile)
+		require.True(t, ok, "%s: profile %q", e.Name(), profile)
+		space, err := index.New(tb.MustParseMaterial(name))
+		require.NoError(t, err)
+		positions := 0
+		for side := tb.White; side <= tb.Black; side++ {
+			for k := range space.KingPairs() {
+				space.Walk(k, side, func(_ uint64, p *tb.Position) {
+					want, ok1, err1 := t1.WDLFromFile(p, &r)
+					got, ok2, err2 := t2.WDLFromFile(p, &r)
+					if err1 != nil || err2 != nil || !ok1 || !ok2 || got != want {
+						t.Fatalf("%s: %s: %v %v %v in %s, %v %v %v in %s", e.Name(), p.FEN(), want, ok1, err1, d1, got, ok2, err2, d2)
+					}
+					positions++
+				})
+			}
+		}
+		t.Logf("%s: %d positions agree", e.Name(), positions)
+		compared++
+	}
+	require.NotZero(t, compared, "no WDL file of %s is in %s", d2, d1)
 }
