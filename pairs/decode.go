@@ -125,10 +125,11 @@ func parsePart(b []byte, n uint64, version byte) (*part, error) {
 		if int(a) >= k || int(c) >= k {
 			return nil, corrupt("symbol %d pairs symbols %d and %d", k, a, c)
 		}
-		sym := symbol{run: s.syms[a].run + s.syms[c].run, left: a, right: c, uniform: -1}
-		if sym.run > MaxRun {
-			return nil, corrupt("symbol %d stands for %d values", k, sym.run)
+		run := uint64(s.syms[a].run) + uint64(s.syms[c].run) // no wrap past 2^32
+		if run > MaxRun {
+			return nil, corrupt("symbol %d stands for %d values", k, run)
 		}
+		sym := symbol{run: uint32(run), left: a, right: c, uniform: -1}
 		if u := s.syms[a].uniform; u == s.syms[c].uniform {
 			sym.uniform = u
 		}

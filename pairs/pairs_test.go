@@ -312,3 +312,21 @@ func TestLongRuns(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(values, all))
 }
+
+// A pair tree whose runs add up past MaxRun (2^32 values, which a u32
+// would wrap to 0) is refused.
+func TestRunBound(t *testing.T) {
+	part := []byte{1, 2, 32} // one leaf (value 2), 32 pairs
+	for k := 1; k <= 32; k++ {
+		x := uint32(k-1) | uint32(k-1)<<12 // symbol k pairs symbol k-1 with itself
+		part = append(part, byte(x), byte(x>>8), byte(x>>16))
+	}
+	part = append(part, make([]byte, 64)...) // what would follow
+	stream := binary.AppendUvarint([]byte{version}, 1<<20)
+	stream = append(stream, 20)
+	stream = binary.AppendUvarint(stream, uint64(len(part)))
+	stream = append(stream, part...)
+	_, err := Parse(stream)
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.ErrorContains(t, err, "symbol 32 stands for 4294967296 values")
+}
