@@ -43,10 +43,11 @@ type digitOrder struct {
 	groups   int      // the digit of the first group: 1, or 2 with the kings split
 	identity bool
 	length   uint64 // the values of the stored stream, holes included
-	// With the kings split: each king pair's two digits (white king's
-	// in the high 16 bits), and the king pair of each combination
+	// kingPlace is each king pair's share of its indices' places:
+	// its digit (or its two kings' digits) times their weights.
+	kingPlace []uint64
+	// pairOf is, with the kings split, the king pair of each combination
 	// white·sizes[1] + black, or -1.
-	kings  []uint32
 	pairOf []int32
 }
 
@@ -85,6 +86,17 @@ func newDigitOrder(space *index.Space, order []uint8) (*digitOrder, error) {
 		}
 	}
 	o.length = w
+	o.kingPlace = make([]uint64, space.KingPairs())
+	for k := range o.kingPlace {
+		o.kingPlace[k] = uint64(k) * o.weights[0]
+	}
+	if o.pairOf != nil {
+		for ab, k := range o.pairOf {
+			if k >= 0 {
+				o.kingPlace[k] = uint64(ab/int(o.sizes[1]))*o.weights[0] + uint64(ab%int(o.sizes[1]))*o.weights[1]
+			}
+		}
+	}
 	return o, nil
 }
 
@@ -102,11 +114,9 @@ func (o *digitOrder) splitKings(space *index.Space) {
 	for i := range o.pairOf {
 		o.pairOf[i] = -1
 	}
-	o.kings = make([]uint32, len(white))
 	for k := range white {
 		a, _ := slices.BinarySearch(whites, white[k])
 		b, _ := slices.BinarySearch(blacks, black[k])
-		o.kings[k] = uint32(a)<<16 | uint32(b)
 		o.pairOf[a*len(blacks)+b] = int32(k)
 	}
 }
@@ -124,13 +134,7 @@ func (o *digitOrder) stored(i uint64) uint64 {
 		return i
 	}
 	k, r := i/o.per, i%o.per
-	var s uint64
-	if o.kings != nil {
-		ab := o.kings[k]
-		s = uint64(ab>>16)*o.weights[0] + uint64(ab&0xffff)*o.weights[1]
-	} else {
-		s = k * o.weights[0]
-	}
+	s := o.kingPlace[k]
 	for g, stride := range o.strides {
 		s += (r / stride) % o.sizes[o.groups+g] * o.weights[o.groups+g]
 	}
@@ -144,7 +148,7 @@ func (o *digitOrder) index(j uint64) (uint64, bool) {
 		return j, true
 	}
 	var i uint64
-	if o.kings != nil {
+	if o.pairOf != nil {
 		k := o.pairOf[j/o.weights[0]%o.sizes[0]*o.sizes[1]+j/o.weights[1]%o.sizes[1]]
 		if k < 0 {
 			return 0, false

@@ -359,7 +359,7 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layo
 func bestOfKind(sorted []*layout, apart bool, n int) []*layout {
 	var out []*layout
 	for _, c := range sorted {
-		if len(out) < n && (c.order.kings != nil) == apart {
+		if len(out) < n && (c.order.pairOf != nil) == apart {
 			out = append(out, c)
 		}
 	}
