@@ -28,6 +28,7 @@ type part struct {
 	n           uint64
 	syms        []symbol
 	code        *code
+	runs        []uint32 // the run of each symbol of the code, by rank (code.rank)
 	blockShift  uint
 	sparseShift uint
 	width       int    // the bytes of a block's count and of an entry's offset: 2 or 4
@@ -143,6 +144,10 @@ func parsePart(b []byte, n uint64, version byte) (*part, error) {
 	if s.code, ok = newCode(lengths); !ok {
 		return nil, corrupt("code lengths form no prefix code")
 	}
+	s.runs = make([]uint32, len(s.code.sorted))
+	for k, sym := range s.code.sorted {
+		s.runs[k] = s.syms[sym].run
+	}
 	s.blockShift = uint(r.u8())
 	s.width = 2
 	if version >= 3 {
@@ -253,27 +258,35 @@ func (s *part) locate(i uint64) (block int, offset uint64) {
 }
 
 // at returns value i of the part (below n).
+//
+// The block's bits pass through a 64-bit buffer, most significant first:
+// avail of its bits are the block's, the rest zeros; 32 more are loaded
+// whenever no more than 32 are left, so a code (at most MaxCodeLen bits)
+// is always whole in its top 32 bits, until the block's end.
 func (s *part) at(i uint64) (byte, error) {
 	block, off := s.locate(i)
-	// Decode the block's codes until the symbol that covers off.
-	first := uint(block) << s.blockShift
-	end := (first + 1<<s.blockShift) * 8
-	for pos := first * 8; ; {
-		if pos >= end {
-			return 0, corrupt("block %d ends before its value %d", block, off)
+	size := 1 << s.blockShift
+	blk := s.blocks[block<<s.blockShift:][:size]
+	buf, avail, next := binary.BigEndian.Uint64(blk), uint(64), 8
+	for {
+		k, l, ok := s.code.rank(uint32(buf >> 32))
+		if !ok || uint(l) > avail {
+			return 0, corrupt("block %d: no code at bit %d before its value %d", block, 8*next-int(avail), off)
 		}
-		sym, l, ok := s.code.decode(s.window(pos))
-		if !ok {
-			return 0, corrupt("block %d: no code at bit %d", block, pos)
-		}
-		pos += uint(l)
-		x := &s.syms[sym]
-		if r := uint64(x.run); off >= r {
+		if r := uint64(s.runs[k]); off >= r {
 			off -= r
+			buf <<= l
+			avail -= uint(l)
+			if avail <= 32 && next < size {
+				buf |= uint64(binary.BigEndian.Uint32(blk[next:])) << (32 - avail)
+				avail += 32
+				next += 4
+			}
 			continue
 		}
 		// Descend the pair tree to the leaf at off, or to a symbol whose
 		// run is all one value (most of them).
+		x := &s.syms[s.code.sorted[k]]
 		for x.uniform < 0 {
 			if left := &s.syms[x.left]; off < uint64(left.run) {
 				x = left

@@ -9,6 +9,10 @@ import (
 // reads a 32-bit window.
 const MaxCodeLen = 24
 
+// fastBits is the length of the codes decoded by one lookup (at most
+// 15: a length takes four bits of code.short's entries).
+const fastBits = 8
+
 // codeLengths returns a length-limited Huffman code's length for each
 // symbol of the given frequencies (0 for a symbol that does not occur).
 // A code over one symbol has length 1. Where the optimal code is longer
@@ -111,7 +115,12 @@ type code struct {
 	limit  [MaxCodeLen + 2]uint64
 	// start[p] is the shortest length a code beginning with the 8 bits p
 	// can have.
-	start          [256]uint8
+	start [256]uint8
+	// short[w] is, for a window whose first fastBits bits are w, its
+	// code's rank (its place in sorted) << 4 | its length when the code
+	// is no longer than fastBits bits, else 0: the codes read most often
+	// take one lookup in a table of a few cache lines.
+	short          [1 << fastBits]uint16
 	minLen, maxLen uint8
 }
 
@@ -159,6 +168,14 @@ func newCode(lengths []uint8) (*code, bool) {
 		c.words[s] = c.first[l] + seen[l]
 		seen[l]++
 	}
+	for k, s := range c.sorted {
+		if l := lengths[s]; l <= fastBits {
+			lo := c.words[s] << (fastBits - l)
+			for w := lo; w < lo+1<<(fastBits-l); w++ {
+				c.short[w] = uint16(k)<<4 | uint16(l)
+			}
+		}
+	}
 	for p := range c.start {
 		l := uint8(1)
 		for l <= MaxCodeLen && uint64(p)<<24 >= c.limit[l] {
@@ -173,6 +190,19 @@ func newCode(lengths []uint8) (*code, bool) {
 // significant bit first) and the code's length; false for a window no
 // code begins.
 func (c *code) decode(w uint32) (sym uint16, length uint8, ok bool) {
+	k, l, ok := c.rank(w)
+	if !ok {
+		return 0, 0, false
+	}
+	return c.sorted[k], l, true
+}
+
+// rank is decode giving the symbol's rank, its place in sorted: the
+// symbols with the shortest codes, read most often, come first.
+func (c *code) rank(w uint32) (k uint32, length uint8, ok bool) {
+	if e := c.short[w>>(32-fastBits)]; e != 0 {
+		return uint32(e >> 4), uint8(e & 15), true
+	}
 	l := c.start[w>>24]
 	for l <= MaxCodeLen && uint64(w) >= c.limit[l] {
 		l++
@@ -180,9 +210,9 @@ func (c *code) decode(w uint32) (sym uint16, length uint8, ok bool) {
 	if l > MaxCodeLen || l < c.minLen {
 		return 0, 0, false
 	}
-	k := c.index[l] + (w >> (32 - l)) - c.first[l]
+	k = c.index[l] + (w >> (32 - l)) - c.first[l]
 	if k >= uint32(len(c.sorted)) {
 		return 0, 0, false
 	}
-	return c.sorted[k], l, true
+	return k, l, true
 }
