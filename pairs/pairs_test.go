@@ -330,3 +330,59 @@ func TestRunBound(t *testing.T) {
 	require.ErrorIs(t, err, ErrCorrupt)
 	require.ErrorContains(t, err, "symbol 32 stands for 4294967296 values")
 }
+
+// Every window decodes, by its first fastBits bits' lookup or by the
+// canonical limits past it, to the code word a plain bit-by-bit match
+// finds: for codes whose lengths run from 1 to MaxCodeLen, both sides
+// of fastBits, and for a code of one symbol.
+func TestCodeDecodesEveryWindow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	freqs := [][]uint64{{5}, {1, 1}}
+	skewed := make([]uint64, 40) // lengths 1, 2, …: each symbol twice the next
+	for s := range skewed {
+		skewed[s] = 1 << (len(skewed) - s)
+	}
+	freqs = append(freqs, skewed)
+	for range 20 {
+		f := make([]uint64, 2+rng.IntN(3000))
+		for s := range f {
+			if rng.IntN(4) > 0 {
+				f[s] = 1 + rng.Uint64N(1<<uint(rng.IntN(30)))
+			}
+		}
+		freqs = append(freqs, f)
+	}
+	for _, f := range freqs {
+		c, ok := newCode(codeLengths(f))
+		require.True(t, ok)
+		for range 20_000 {
+			w := rng.Uint32()
+			if rng.IntN(2) == 0 { // a window that begins with a code word
+				s := c.sorted[rng.IntN(len(c.sorted))]
+				l := c.lengths[s]
+				w = c.words[s]<<(32-l) | w>>l
+			}
+			want, wantLen, wantOK := matchBitByBit(c, w)
+			sym, l, ok := c.decode(w)
+			require.Equal(t, wantOK, ok, "window %032b", w)
+			if ok {
+				require.Equal(t, want, sym, "window %032b", w)
+				require.Equal(t, wantLen, l, "window %032b", w)
+				k, kl, _ := c.rank(w)
+				require.Equal(t, sym, c.sorted[k])
+				require.Equal(t, l, kl)
+			}
+		}
+	}
+}
+
+// matchBitByBit finds the symbol whose code word begins w by comparing
+// each symbol's word: the slowest decoder, independent of the tables.
+func matchBitByBit(c *code, w uint32) (uint16, uint8, bool) {
+	for s, l := range c.lengths {
+		if l > 0 && w>>(32-l) == c.words[s] {
+			return uint16(s), l, true
+		}
+	}
+	return 0, 0, false
+}
