@@ -2,10 +2,12 @@ package probe_test
 
 import (
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
 
+	"github.com/makruktb/makruktb/index"
 	"github.com/makruktb/makruktb/probe"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -164,6 +166,53 @@ func BenchmarkWDLRandom(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkWDLMix: thai WDL probes of random legal positions of the ten
+// five-piece materials of kings, rooks and knights, mixed as an engine's
+// search mixes them (fathom_bench's materials, from Go: no C call), from
+// the directory MAKRUKTB_WDL_MIX names (made by gen --wdl-format 3 or
+// convert; skipped without it).
+func BenchmarkWDLMix(b *testing.B) {
+	dir := os.Getenv("MAKRUKTB_WDL_MIX")
+	if dir == "" {
+		b.Skip("MAKRUKTB_WDL_MIX=DIR probes the thai WDL files of KRRRvK … KNNvKN in DIR")
+	}
+	var spaces []*index.Space
+	for _, name := range []string{"KRRRvK", "KRRNvK", "KRNNvK", "KNNNvK", "KRRvKR", "KRRvKN", "KRNvKR", "KRNvKN", "KNNvKR", "KNNvKN"} {
+		s, err := index.New(tb.MustParseMaterial(name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		spaces = append(spaces, s)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	const n = 1 << 18
+	ps := make([]tb.Position, 0, n)
+	for len(ps) < n {
+		s := spaces[rng.IntN(len(spaces))]
+		if p, ok := s.Position(rng.Uint64N(s.Size()), tb.Color(rng.IntN(2))); ok {
+			ps = append(ps, p)
+		}
+	}
+	tables, err := probe.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tables.Close()
+	for i := range ps { // every file opened, every answer from a file
+		if _, ok, err := tables.WDLFromFile(&ps[i], &honour.ThaiRules); err != nil || !ok {
+			b.Fatalf("%s: %v, from a file %t", ps[i].FEN(), err, ok)
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := tables.WDL(&ps[i&(n-1)], &honour.ThaiRules); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
 }
 
 // BenchmarkWDLCaptures: BenchmarkWDLWarm on KRvKS, whose WDL file stores
