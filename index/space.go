@@ -268,6 +268,23 @@ func (s *Space) decodeGroups(i uint64, side tb.Color, n int) (tb.Position, bool)
 // prefix leaves the side not to move out of check, only the last group's
 // own attacks can put it in check.
 func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
+	s.walk(k, side, uint64(k)*s.perKingPair, uint64(k+1)*s.perKingPair, fn)
+}
+
+// WalkRange is Walk over the indices [lo, hi) (of any king pairs) with
+// the given side to move: Position for a range at once.
+func (s *Space) WalkRange(side tb.Color, lo, hi uint64, fn func(i uint64, p *tb.Position)) {
+	hi = min(hi, s.size)
+	for lo < hi {
+		k := s.KingPairOf(lo)
+		end := min(hi, uint64(k+1)*s.perKingPair)
+		s.walk(k, side, lo, end, fn)
+		lo = end
+	}
+}
+
+// walk is Walk over the indices [from, to) of king pair k.
+func (s *Space) walk(k int, side tb.Color, from, to uint64, fn func(i uint64, p *tb.Position)) {
 	pair := s.kings.pairs[k]
 	var base tb.Position
 	base.SetGame(s.game)
@@ -281,21 +298,29 @@ func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
 	}
 	n := len(s.groups)
 	if n == 0 { // KvK: the kings alone, one position per king pair
-		if !base.InCheck(them) {
-			fn(uint64(k)*s.perKingPair, &base)
+		if from < to && !base.InCheck(them) {
+			fn(from, &base)
 		}
 		return
 	}
 	last := &s.groups[n-1]
 	lastChecks := last.Color == side // the last group can give check
+	// The odometer starts at the prefix of index from: its digits, the
+	// prefix's last group fastest, above the last group's digit.
 	var digit [MaxPieces]uint64
 	var squares [MaxPieces]tb.Bitboard
-	for j := range n - 1 {
-		squares[j] = comboBitboard(s.groups[j].Count, 0)
+	first := from - uint64(k)*s.perKingPair
+	firstLast := first % last.Size // where the first run starts
+	rest := first / last.Size
+	for j := n - 2; j >= 0; j-- {
+		size := s.groups[j].Size
+		digit[j] = rest % size
+		rest /= size
+		squares[j] = comboBitboard(s.groups[j].Count, digit[j])
 	}
 	tied := s.tied[k]
 	var p tb.Position // one variable for all calls: fn gets its address
-	for i := uint64(k) * s.perKingPair; ; i += last.Size {
+	for i := from - firstLast; i < to; i += last.Size {
 		prefix := base
 		for j := range n - 1 {
 			prefix.AddPieces(s.groups[j].Color, s.groups[j].Type, squares[j])
@@ -303,7 +328,7 @@ func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
 		occ := prefix.Occupied()
 		if occ.Count() == s.pieces-last.Count {
 			prefixCheck := prefix.InCheck(them)
-			for d := range last.Size {
+			for d := firstLast; d < min(last.Size, to-i); d++ {
 				bb := comboBitboard(last.Count, d)
 				if bb&occ != 0 {
 					continue
@@ -326,6 +351,7 @@ func (s *Space) Walk(k int, side tb.Color, fn func(i uint64, p *tb.Position)) {
 				fn(i+d, &p)
 			}
 		}
+		firstLast = 0
 		// Advance the odometer over the prefix, its last group fastest.
 		j := n - 2
 		for ; j >= 0; j-- {

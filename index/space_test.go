@@ -414,3 +414,35 @@ func TestImages(t *testing.T) {
 		}
 	}
 }
+
+// WalkRange visits the legal indices of a range, wherever it starts and
+// ends (inside a run of the last group, across king pairs, past the
+// end), as Position finds them.
+func TestWalkRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, name := range []string{"KvK", "KRvK", "KRRvK", "KSvKN", "KNvKN", "KRvKS"} {
+		m, err := tb.ParseMaterial(name)
+		require.NoError(t, err)
+		s, err := New(m)
+		require.NoError(t, err)
+		for range 40 {
+			lo := rng.Uint64N(s.Size())
+			hi := lo + rng.Uint64N(3*s.PerKingPair()+2)
+			side := tb.Color(rng.IntN(2))
+			var walked []uint64
+			s.WalkRange(side, lo, hi, func(i uint64, p *tb.Position) {
+				q, ok := s.Position(i, side)
+				require.True(t, ok)
+				require.True(t, q.SamePlacement(p))
+				walked = append(walked, i)
+			})
+			var decoded []uint64
+			for i := lo; i < min(hi, s.Size()); i++ {
+				if _, ok := s.Position(i, side); ok {
+					decoded = append(decoded, i)
+				}
+			}
+			require.Equal(t, decoded, walked, "%s [%d, %d)", name, lo, hi)
+		}
+	}
+}

@@ -475,20 +475,23 @@ func capturesDecide(subs *Tables, r *honour.Rules, p *tb.Position, c byte, barin
 // from lo whose captures' bound equals its category (encodeWDLPairs'
 // bounded form); false when a bound exceeds a category.
 func captureFree(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color, lo uint64, codes, free []byte) (bool, error) {
-	for j, c := range codes {
-		if free[j] != 0 {
-			continue // a hole
+	ok := true
+	var err error
+	space.WalkRange(side, lo, lo+uint64(len(codes)), func(i uint64, p *tb.Position) {
+		j := i - lo
+		if !ok {
+			return
 		}
-		p, _ := space.Position(lo+uint64(j), side)
-		decides, sound, err := capturesDecide(subs, r, &p, c, true)
-		if err != nil || !sound {
-			return false, err
+		var decides, sound bool
+		if decides, sound, err = capturesDecide(subs, r, p, codes[j], true); err != nil || !sound {
+			ok = false
+			return
 		}
 		if decides {
-			free[j] = freeCapture | c
+			free[j] = freeCapture | codes[j]
 		}
-	}
-	return true, nil
+	})
+	return ok, err
 }
 
 // encodeWDL writes a WDL file with header h (index and sources filled
@@ -583,20 +586,32 @@ func encodeWDL(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, codes fun
 // exceeds a category.
 func boundCodes(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color, lo uint64, codes []byte) (bool, error) {
 	var prev byte
-	for j, c := range codes {
-		p, legal := space.Position(lo+uint64(j), side)
-		if !legal {
-			codes[j] = prev
-			continue
+	next := lo // the first index not yet rewritten
+	ok := true
+	var err error
+	space.WalkRange(side, lo, lo+uint64(len(codes)), func(i uint64, p *tb.Position) {
+		if !ok {
+			return
 		}
-		decides, sound, err := capturesDecide(subs, r, &p, c, false)
-		if err != nil || !sound {
-			return false, err
+		for ; next < i; next++ { // holes
+			codes[next-lo] = prev
+		}
+		c := codes[i-lo]
+		var decides, sound bool
+		if decides, sound, err = capturesDecide(subs, r, p, c, false); err != nil || !sound {
+			ok = false
+			return
 		}
 		if decides && prev <= c {
-			codes[j] = prev
+			codes[i-lo] = prev
 		}
-		prev = codes[j]
+		prev, next = codes[i-lo], i+1
+	})
+	if !ok {
+		return false, err
+	}
+	for ; next-lo < uint64(len(codes)); next++ {
+		codes[next-lo] = prev
 	}
 	return true, nil
 }
