@@ -215,6 +215,7 @@ func TestBoardCountsKRvKN(t *testing.T) {
 	}
 	require.Positive(t, counts["w"].CursedWin)
 	require.Positive(t, counts["w"].Win)
+	require.Equal(t, judgedOneByOne(dtm, dtb, &honour.ThaiRules), counts)
 
 	// Read a king pair at a time (as gen reads the DTM file), the same.
 	ranged, err := BoardCountsFrom(context.Background(), dtm, dtb, &honour.ThaiRules, Options{})
@@ -222,6 +223,27 @@ func TestBoardCountsKRvKN(t *testing.T) {
 	require.Equal(t, counts, ranged)
 	_, err = BoardCountsFrom(context.Background(), failingRanger{}, dtb, &honour.ThaiRules, Options{})
 	require.ErrorContains(t, err, "unreadable")
+}
+
+// judgedOneByOne is BoardCounts the plain way: every legal position of
+// the full board judged by JudgeBoard.
+func judgedOneByOne(dtm, dtb *Table, r *honour.Rules) map[string]CountStats {
+	space := dtm.Space
+	out := map[string]CountStats{}
+	for side := tb.White; side <= tb.Black; side++ {
+		var cs CountStats
+		c := r.FreshCountFor(space.Material(), side)
+		for k := range space.KingPairs() {
+			space.Walk(k, side, func(i uint64, p *tb.Position) {
+				n := uint64(space.Multiplicity(p))
+				j := r.JudgeBoard(dtm.Values[side].At(i), dtb.Values[side].At(i), c)
+				counts := map[honour.Category]*uint64{honour.Win: &cs.Win, honour.CursedWin: &cs.CursedWin, honour.Draw: &cs.Draw, honour.BlessedLoss: &cs.BlessedLoss, honour.Loss: &cs.Loss}
+				*counts[j.Category] += n
+			})
+		}
+		out[side.String()] = cs
+	}
+	return out
 }
 
 type failingRanger struct{}

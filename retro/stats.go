@@ -235,30 +235,28 @@ func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.R
 	m := space.Material()
 	per := space.PerKingPair()
 	reads := &rangeReads{src: dtm}
+	judges := [2]*boardJudge{newBoardJudge(r, r.FreshCountFor(m, tb.White)), newBoardJudge(r, r.FreshCountFor(m, tb.Black))}
 	err := forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
 		cs := &parts[k][side]
-		c := r.FreshCountFor(m, side)
+		judge := judges[side]
 		lo := uint64(k) * per
 		reads.read(side, lo, lo+per, func(dtmValues []value.Value) {
+			var tally [honour.Win - honour.Loss + 1]uint64 // by category
+			var unknown uint64
+			dtbValues := dtb.Values[side]
 			holes.eachLegal(k, side, func(i uint64, n uint64) {
-				j := r.JudgeBoard(dtmValues[i-lo], dtb.Values[side].At(i), c)
-				if !j.Exact { // a count no table models (NoCounterUntilCapture)
-					cs.Unknown += n
+				if !judge.exact { // a count no table models (NoCounterUntilCapture)
+					unknown += n
 					return
 				}
-				switch j.Category {
-				case honour.Win:
-					cs.Win += n
-				case honour.CursedWin:
-					cs.CursedWin += n
-				case honour.Draw:
-					cs.Draw += n
-				case honour.BlessedLoss:
-					cs.BlessedLoss += n
-				case honour.Loss:
-					cs.Loss += n
-				}
+				tally[judge.category(dtmValues[i-lo], dtbValues.At(i))-honour.Loss] += n
 			})
+			cs.Win += tally[honour.Win-honour.Loss]
+			cs.CursedWin += tally[honour.CursedWin-honour.Loss]
+			cs.Draw += tally[honour.Draw-honour.Loss]
+			cs.BlessedLoss += tally[honour.BlessedLoss-honour.Loss]
+			cs.Loss += tally[0]
+			cs.Unknown += unknown
 		})
 	})
 	if err == nil {
@@ -282,6 +280,33 @@ func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.R
 		out[side.String()] = total
 	}
 	return out, nil
+}
+
+// boardJudge is Rules.JudgeBoard under one count as a table of the
+// categories of every pair of values below 256 (every value in most
+// tables), computing the rare others: counting a table's positions
+// judges each one.
+type boardJudge struct {
+	r     *honour.Rules
+	c     honour.Count
+	exact bool                       // the judgements are exact (the count is one a table models)
+	small [256 * 256]honour.Category // [dtm<<8 | dtb]
+}
+
+func newBoardJudge(r *honour.Rules, c honour.Count) *boardJudge {
+	b := &boardJudge{r: r, c: c, exact: r.JudgeBoard(value.Draw, value.Draw, c).Exact}
+	for i := range b.small {
+		b.small[i] = r.JudgeBoard(value.Value(i>>8), value.Value(i&255), c).Category
+	}
+	return b
+}
+
+// category is JudgeBoard(dtm, dtb, count).Category.
+func (b *boardJudge) category(dtm, dtb value.Value) honour.Category {
+	if dtm < 256 && dtb < 256 {
+		return b.small[int(dtm)<<8|int(dtb)]
+	}
+	return b.r.JudgeBoard(dtm, dtb, b.c).Category
 }
 
 // longestPerSide is how many longest wins Stats lists per side to move.
