@@ -257,31 +257,67 @@ func (s *part) locate(i uint64) (block int, offset uint64) {
 	return block, offset
 }
 
-// at returns value i of the part (below n).
-//
-// The block's bits pass through a 64-bit buffer, most significant first:
-// avail of its bits are the block's, the rest zeros; 32 more are loaded
-// whenever no more than 32 are left, so a code (at most MaxCodeLen bits)
-// is always whole in its top 32 bits, until the block's end.
+// blockBits reads the codes of one block through a 64-bit buffer, most
+// significant bit first: avail of its bits are the block's, the rest
+// zeros; 32 more are loaded whenever no more than 32 are left, so a code
+// (at most MaxCodeLen bits) is always whole in its top 32 bits, until the
+// block's end. A block is 2^5 to 2^8 bytes (Parse checks its shift). The
+// reader is a small value, passed and returned, so that the compiler
+// keeps it in registers in the decoding loops.
+type blockBits struct {
+	buf   uint64
+	avail uint
+	next  int // the byte of the block loaded next
+}
+
+// bitsOf starts reading the block blk.
+func bitsOf(blk []byte) blockBits {
+	return blockBits{buf: binary.BigEndian.Uint64(blk), avail: 64, next: 8}
+}
+
+// window returns the next 32 bits.
+func (b blockBits) window() uint32 { return uint32(b.buf >> 32) }
+
+// skip returns the reader past a code of l bits of the block blk; false
+// when the block has fewer left.
+func (b blockBits) skip(blk []byte, l uint8) (blockBits, bool) {
+	if uint(l) > b.avail {
+		return b, false
+	}
+	b.buf <<= l
+	b.avail -= uint(l)
+	if b.avail <= 32 && b.next < len(blk) {
+		b.buf |= uint64(binary.BigEndian.Uint32(blk[b.next:])) << (32 - b.avail)
+		b.avail += 32
+		b.next += 4
+	}
+	return b, true
+}
+
+// bit returns how many bits of the block have been read.
+func (b blockBits) bit() int { return 8*b.next - int(b.avail) }
+
+// block returns the bytes of block number block.
+func (s *part) block(block int) []byte {
+	return s.blocks[block<<s.blockShift:][:1<<s.blockShift]
+}
+
+// at returns value i of the part (below n): the codes of its block are
+// read until the one whose run holds it.
 func (s *part) at(i uint64) (byte, error) {
 	block, off := s.locate(i)
-	size := 1 << s.blockShift
-	blk := s.blocks[block<<s.blockShift:][:size]
-	buf, avail, next := binary.BigEndian.Uint64(blk), uint(64), 8
+	blk := s.block(block)
+	bits := bitsOf(blk)
 	for {
-		k, l, ok := s.code.rank(uint32(buf >> 32))
-		if !ok || uint(l) > avail {
-			return 0, corrupt("block %d: no code at bit %d before its value %d", block, 8*next-int(avail), off)
+		k, l, ok := s.code.rank(bits.window())
+		if ok {
+			bits, ok = bits.skip(blk, l)
+		}
+		if !ok {
+			return 0, corrupt("block %d: no code at bit %d before its value %d", block, bits.bit(), off)
 		}
 		if r := uint64(s.runs[k]); off >= r {
 			off -= r
-			buf <<= l
-			avail -= uint(l)
-			if avail <= 32 && next < size {
-				buf |= uint64(binary.BigEndian.Uint32(blk[next:])) << (32 - avail)
-				avail += 32
-				next += 4
-			}
 			continue
 		}
 		// Descend the pair tree to the leaf at off, or to a symbol whose
@@ -307,19 +343,17 @@ func (s *part) appendRange(dst []byte, lo, hi uint64) ([]byte, error) {
 	block, off := s.locate(lo)
 	need := hi - lo
 	for {
-		first := uint(block) << s.blockShift
-		end := (first + 1<<s.blockShift) * 8
-		left := s.count(block) // values of the block not yet decoded
-		for pos := first * 8; left > 0; {
-			if pos >= end {
-				return dst, corrupt("block %d ends before its %d values", block, s.count(block))
+		blk := s.block(block)
+		bits := bitsOf(blk)
+		for left := s.count(block); left > 0; { // values of the block not yet decoded
+			k, l, ok := s.code.rank(bits.window())
+			if ok {
+				bits, ok = bits.skip(blk, l)
 			}
-			sym, l, ok := s.code.decode(s.window(pos))
 			if !ok {
-				return dst, corrupt("block %d: no code at bit %d", block, pos)
+				return dst, corrupt("block %d: no code at bit %d, %d of its values left", block, bits.bit(), left)
 			}
-			pos += uint(l)
-			r := uint64(s.syms[sym].run)
+			r := uint64(s.runs[k])
 			if r > left {
 				return dst, corrupt("block %d: a symbol of %d values where %d are left", block, r, left)
 			}
@@ -329,7 +363,7 @@ func (s *part) appendRange(dst []byte, lo, hi uint64) ([]byte, error) {
 				continue
 			}
 			take := min(r-off, need)
-			dst = s.expand(dst, sym, off, take)
+			dst = s.expand(dst, s.code.sorted[k], off, take)
 			need -= take
 			off = 0
 			if need == 0 {
@@ -366,24 +400,6 @@ func (s *part) expand(dst []byte, sym uint16, off, n uint64) []byte {
 			sym = x.right
 		}
 	}
-}
-
-// window returns the 32 bits of the blocks from bit pos on, most
-// significant first (zeros past their end).
-func (s *part) window(pos uint) uint32 {
-	q, r := pos>>3, pos&7
-	var w uint64
-	if q+5 <= uint(len(s.blocks)) {
-		w = uint64(binary.BigEndian.Uint32(s.blocks[q:]))<<8 | uint64(s.blocks[q+4])
-	} else {
-		for k := range uint(5) {
-			w <<= 8
-			if q+k < uint(len(s.blocks)) {
-				w |= uint64(s.blocks[q+k])
-			}
-		}
-	}
-	return uint32(w >> (8 - r))
 }
 
 // reader reads a stream's header, remembering a read past its end.

@@ -263,6 +263,23 @@ func BenchmarkAt(b *testing.B) {
 	}
 }
 
+// BenchmarkAppendRange reads a whole stream, as the WDL files' check and
+// conversions do.
+func BenchmarkAppendRange(b *testing.B) {
+	values := samples()["periodic"]
+	enc, err := Encode(values)
+	require.NoError(b, err)
+	s, err := Parse(enc)
+	require.NoError(b, err)
+	b.SetBytes(int64(len(values)))
+	dst := make([]byte, 0, len(values))
+	for b.Loop() {
+		if dst, err = s.AppendRange(dst[:0], 0, s.Len()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // A side drawn almost everywhere — 64 Mi values, all one but for three
 // clusters of noise — takes a few hundred bytes: a symbol stands for up
 // to MaxRun values and a block's count is four bytes wide when it needs
