@@ -3,6 +3,8 @@ package probe
 import (
 	"os"
 
+	"github.com/makruktb/makruktb/internal/atomicfile"
+	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
@@ -27,4 +29,14 @@ func WriteCodec1WDL(path string, dtm, dtb *File, r *honour.Rules) error {
 	defer out.Close()
 	_, err = out.WriteAt(h.marshal(), 0)
 	return err
+}
+
+// WriteEditedWDL is WriteWDL with edit changing the codes of side's
+// indices from lo before they are encoded: a file that is wrong where
+// edit says.
+func WriteEditedWDL(path string, dtm, dtb *File, r *honour.Rules, subs *Tables, version int, edit func(side tb.Color, lo uint64, codes []byte)) error {
+	return atomicfile.Write(path, func(f *os.File) error {
+		_, err := writeWDL(f, dtm, dtb, r, subs, version, edit)
+		return err
+	})
 }

@@ -68,7 +68,7 @@ func WriteWDL(path string, dtm, dtb *File, r *honour.Rules, subs *Tables, versio
 		return fmt.Errorf("WDL format version %d: the versions are %d and %d: %w", version, Version2, Version3, ErrUnsupported)
 	}
 	err := atomicfile.Write(path, func(f *os.File) error {
-		_, err := writeWDL(f, dtm, dtb, r, subs, version)
+		_, err := writeWDL(f, dtm, dtb, r, subs, version, nil)
 		return err
 	})
 	return namedWriteError(path, err)
@@ -112,8 +112,9 @@ func wdlExact(m tb.Material, r *honour.Rules) error {
 }
 
 // writeWDL encodes the WDL file of dtm (and dtb) under r into w and
-// returns its length.
-func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables, version int) (int64, error) {
+// returns its length. edit, if not nil, may change the codes of side's
+// indices from lo before they are encoded (the tests' wrong files).
+func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables, version int, edit func(side tb.Color, lo uint64, codes []byte)) (int64, error) {
 	m := dtm.Header.Material
 	switch {
 	case dtm.Header.Metric != DTM:
@@ -139,7 +140,12 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables, vers
 	codes := func(side tb.Color, lo, hi uint64, out []byte) ([]byte, error) {
 		buf := buffers.Get().(*wdlScratch)
 		defer buffers.Put(buf)
-		return src.codes(side, lo, hi, buf, out)
+		n := len(out)
+		out, err := src.codes(side, lo, hi, buf, out)
+		if err == nil && edit != nil {
+			edit(side, lo, out[n:])
+		}
+		return out, err
 	}
 	if version == Version3 {
 		return encodeWDLPairs(w, h, r, subs, codes)
@@ -738,32 +744,48 @@ func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules, subs *T
 		if err != nil {
 			return err
 		}
-		for i := range want {
-			if raw[i] == want[i] && !h.CapturesDecide(side) {
-				continue
+		mismatch := func(i int, found, stored honour.Category) error {
+			return wdl.corrupt(wdl.dataStart+int64(h.Offsets[k]), "%s to move, index %d: category %s found (%s stored), %s computed from the DTM and DTB values %v and %v",
+				side.Name(), lo+uint64(i), found, stored, wdlCategory(want[i]), buf.dtm[i], buf.dtb[i])
+		}
+		if !h.CapturesDecide(side) {
+			for i := range want {
+				if raw[i] == want[i] {
+					continue
+				}
+				// A hole holds whatever its writer chose in version 3
+				// (the code before it in the stream's order).
+				if _, legal := wdl.Space.Position(lo+uint64(i), side); !legal && h.Version == Version3 {
+					continue
+				}
+				return mismatch(i, wdlCategory(raw[i]), wdlCategory(raw[i]))
+			}
+			return nil
+		}
+		// Where captures decide, a reader finds the better of the stored
+		// category and the captures' bound, at every legal position (a
+		// hole holds whatever its writer chose).
+		baring := h.BaringCapturesExact()
+		var bad error
+		wdl.Space.WalkRange(side, lo, lo+uint64(len(raw)), func(at uint64, p *tb.Position) {
+			i := int(at - lo)
+			if bad != nil {
+				return
 			}
 			stored := wdlCategory(raw[i])
 			found := stored
-			// A hole holds whatever its writer chose (version 3: the code
-			// before it in the stream's order).
-			p, legal := wdl.Space.Position(lo+uint64(i), side)
-			if !legal && (h.CapturesDecide(side) || h.Version == Version3) {
-				continue
-			}
-			if h.CapturesDecide(side) {
-				if baring := h.BaringCapturesExact(); stored < boundTop(baring) {
-					bound, err := subs.captureBound(&p, r, baring)
-					if err != nil {
-						return err
-					}
-					found = max(stored, bound)
+			if stored < boundTop(baring) {
+				bound, err := subs.captureBound(p, r, baring)
+				if err != nil {
+					bad = err
+					return
 				}
+				found = max(stored, bound)
 			}
 			if found != wdlCategory(want[i]) {
-				return wdl.corrupt(wdl.dataStart+int64(h.Offsets[k]), "%s to move, index %d: category %s found (%s stored), %s computed from the DTM and DTB values %v and %v",
-					side.Name(), lo+uint64(i), found, stored, wdlCategory(want[i]), buf.dtm[i], buf.dtb[i])
+				bad = mismatch(i, found, stored)
 			}
-		}
-		return nil
+		})
+		return bad
 	}, nil)
 }

@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -473,4 +475,51 @@ func TestWDLDirectoriesAnswerAlike(t *testing.T) {
 		compared++
 	}
 	require.NotZero(t, compared, "no WDL file of %s is in %s", d2, d1)
+}
+
+// CheckWDL finds a wrong category where captures decide too: KRvKS's thai
+// file, both versions, with the first Black-to-move loss of its first
+// block stored as a draw (a capture cannot explain it: the position has
+// no capture that draws).
+func TestCheckWDLFindsWrongCategoryWhereCapturesDecide(t *testing.T) {
+	m := tb.MustParseMaterial("KRvKS")
+	src := testenv.BoardTables(t, m.String())
+	space, err := index.New(m)
+	require.NoError(t, err)
+	dtm, err := probe.OpenFile(probe.DTMID(m).Path(src))
+	require.NoError(t, err)
+	defer dtm.Close()
+	dtb, err := probe.OpenFile(probe.ID{Material: m, Rules: "thai"}.Path(src))
+	require.NoError(t, err)
+	defer dtb.Close()
+	subs, err := probe.Open(src)
+	require.NoError(t, err)
+	defer subs.Close()
+	for _, version := range []int{probe.Version2, probe.Version3} {
+		var edited atomic.Int64
+		edited.Store(-1)
+		edit := func(side tb.Color, lo uint64, codes []byte) {
+			if side != tb.Black || lo != 0 {
+				return
+			}
+			for i, c := range codes {
+				if _, legal := space.Position(lo+uint64(i), side); legal && c == 0 { // a loss
+					codes[i] = 2 // a draw
+					edited.Store(int64(lo) + int64(i))
+					return
+				}
+			}
+		}
+		path := filepath.Join(t.TempDir(), probe.WDLFileName(m, "thai"))
+		require.NoError(t, probe.WriteEditedWDL(path, dtm, dtb, &honour.ThaiRules, subs, version, edit))
+		require.GreaterOrEqual(t, edited.Load(), int64(0), "no loss in Black's first block")
+		wdl, err := probe.OpenFile(path)
+		require.NoError(t, err)
+		defer wdl.Close()
+		require.True(t, wdl.Header.CapturesDecide(tb.Black), "version %d", version)
+		err = probe.CheckWDL(context.Background(), wdl, dtm, dtb, &honour.ThaiRules, subs)
+		var ce *probe.CorruptError
+		require.True(t, errors.As(err, &ce), "version %d: %v", version, err)
+		require.Contains(t, ce.Reason, fmt.Sprintf("index %d: category draw found (draw stored), loss computed", edited.Load()), "version %d", version)
+	}
 }
