@@ -172,33 +172,63 @@ func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues
 			return
 		}
 		var moves tb.MoveList
-		var succ []successor
+		var succ successors
 		want := make([]value.Value, len(tables))
 		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
 			p.LegalMoves(&moves)
-			succ = oneMoveValues(tables, resolvers, p, i, k, moves.Slice(), want, succ)
+			oneMoveValues(tables, resolvers, p, i, k, moves.Slice(), want, &succ)
 			fn(side, i, p, want)
 		})
 	})
 }
 
-// successor is where one move of a position leads: index j of this
-// table's other side to move, or, for a capture (t not tb.NoPiece, the
-// piece of colour c taken), the capture's site in the sub-tables.
-type successor struct {
-	j    uint64
+// successors are where the moves of one position lead: its quiet moves
+// to indices of the table's other side to move, its captures to sites in
+// the sub-tables. oneMoveValues computes them once for all tables, into
+// slices reused from position to position.
+type successors struct {
+	quiet    []uint64
+	captures []captureSuccessor
+}
+
+// captureSuccessor is where a capture leads: the piece of colour c and
+// type t taken, and the site of the position after it.
+type captureSuccessor struct {
 	site captureSite
 	c    tb.Color
 	t    tb.PieceType
 }
 
+// negatedRank[c] is value.Rank of the value a move gives a position when
+// the position after it holds code c (below value.Overflow): the best move
+// is the one of highest rank, and the rank says its value (fromRank).
+var negatedRank = func() (r [value.Overflow]int32) {
+	for c := range r {
+		r[c] = int32(value.Rank(value.Value(c).Negate()))
+	}
+	return r
+}()
+
+// fromRank is the value of rank r (value.Rank is one to one on the values
+// of legal positions).
+func fromRank(r int32) value.Value {
+	const top = 1 << 20 // value.Rank's
+	switch {
+	case r > 0:
+		return value.Mate(int(top - r))
+	case r < 0:
+		return value.Mate(int(r + top))
+	}
+	return value.Draw
+}
+
 // oneMoveValues sets best[x] to the value of p (index i, king pair k) from
 // the values of its successors in tables[x], captures resolved by
-// resolvers[x]. Successor indices are computed once for all tables, into
-// succ (scratch, returned for the next call); then each table's best is
-// kept in registers over its successors.
-func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []value.Value, succ []successor) []successor {
+// resolvers[x]. The successors are computed once for all tables, into
+// succ; then each table keeps the best rank of its successors in a
+// register, a quiet move's from a table of ranks by code.
+func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i uint64, k int, moves []tb.Move, best []value.Value, succ *successors) {
 	if len(moves) == 0 {
 		mated := p.LostWithoutMove()
 		for x := range best {
@@ -207,7 +237,7 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 				best[x] = resolvers[x].mated(p.Side)
 			}
 		}
-		return succ
+		return
 	}
 	space := tables[0].Space
 	// Moves come grouped by piece: one Stepper serves all quiet moves of a
@@ -217,47 +247,46 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 		stepper index.Stepper
 		step    bool
 	)
-	succ = succ[:0]
+	quiet, captures := succ.quiet[:0], succ.captures[:0]
 	for _, m := range moves {
 		c, t := p.PieceAt(m.To())
-		s := successor{c: c, t: t}
 		if t != tb.NoPiece {
-			s.site = resolvers[0].site(p, m, c, t)
-		} else {
-			if m.From() != from {
-				from = m.From()
-				fc, ft := p.PieceAt(from)
-				step = ft != tb.King && !space.Tied(k)
-				if step {
-					stepper = space.Stepper(i, space.GroupOf(fc, ft), p.Pieces(fc, ft), from)
-				}
-			}
+			captures = append(captures, captureSuccessor{site: resolvers[0].site(p, m, c, t), c: c, t: t})
+			continue
+		}
+		if m.From() != from {
+			from = m.From()
+			fc, ft := p.PieceAt(from)
+			step = ft != tb.King && !space.Tied(k)
 			if step {
-				s.j = stepper.To(m.To())
-			} else {
-				s.j, _ = space.MovedIndex(i, k, p, m.From(), m.To())
+				stepper = space.Stepper(i, space.GroupOf(fc, ft), p.Pieces(fc, ft), from)
 			}
 		}
-		succ = append(succ, s)
+		if step {
+			quiet = append(quiet, stepper.To(m.To()))
+		} else {
+			j, _ := space.MovedIndex(i, k, p, m.From(), m.To())
+			quiet = append(quiet, j)
+		}
 	}
+	succ.quiet, succ.captures = quiet, captures
 	other := p.Side.Other()
 	for x, table := range tables {
 		values := table.Values[other]
-		var bestValue value.Value
-		bestRank := math.MinInt
-		for _, s := range succ {
-			var v value.Value
-			if s.t != tb.NoPiece {
-				v = resolvers[x].valueAt(s.c, s.t, s.site)
+		codes := values.Codes()
+		bestRank := int32(math.MinInt32)
+		for _, j := range quiet {
+			var r int32
+			if c := codes[j]; c != value.Overflow {
+				r = negatedRank[c]
 			} else {
-				v = values.At(s.j)
+				r = int32(value.Rank(values.At(j).Negate()))
 			}
-			v = v.Negate()
-			if r := value.Rank(v); r > bestRank {
-				bestValue, bestRank = v, r
-			}
+			bestRank = max(bestRank, r)
 		}
-		best[x] = bestValue
+		for _, s := range captures {
+			bestRank = max(bestRank, int32(value.Rank(resolvers[x].valueAt(s.c, s.t, s.site).Negate())))
+		}
+		best[x] = fromRank(bestRank)
 	}
-	return succ
 }
