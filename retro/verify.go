@@ -202,26 +202,13 @@ type captureSuccessor struct {
 
 // negatedRank[c] is value.Rank of the value a move gives a position when
 // the position after it holds code c (below value.Overflow): the best move
-// is the one of highest rank, and the rank says its value (fromRank).
+// is the one of highest rank, and the rank says its value (FromRank).
 var negatedRank = func() (r [value.Overflow]int32) {
 	for c := range r {
 		r[c] = int32(value.Rank(value.Value(c).Negate()))
 	}
 	return r
 }()
-
-// fromRank is the value of rank r (value.Rank is one to one on the values
-// of legal positions).
-func fromRank(r int32) value.Value {
-	const top = 1 << 20 // value.Rank's
-	switch {
-	case r > 0:
-		return value.Mate(int(top - r))
-	case r < 0:
-		return value.Mate(int(r + top))
-	}
-	return value.Draw
-}
 
 // oneMoveValues sets best[x] to the value of p (index i, king pair k) from
 // the values of its successors in tables[x], captures resolved by
@@ -287,6 +274,6 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 		for _, s := range captures {
 			bestRank = max(bestRank, int32(value.Rank(resolvers[x].valueAt(s.c, s.t, s.site).Negate())))
 		}
-		best[x] = fromRank(bestRank)
+		best[x] = value.FromRank(int(bestRank))
 	}
 }

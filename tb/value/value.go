@@ -73,12 +73,28 @@ func Rank(v Value) int { return rank(v) }
 func rank(v Value) int {
 	switch {
 	case v.IsWin():
-		return 1<<20 - v.Plies()
+		return rankTop - v.Plies()
 	case v.IsLoss():
-		return -(1 << 20) + v.Plies()
+		return -rankTop + v.Plies()
 	}
 	return 0
 }
+
+// FromRank is the value whose rank is r: Rank is one to one on Draw and
+// the mates (a search may keep only its best rank).
+func FromRank(r int) Value {
+	switch {
+	case r > 0:
+		return Mate(rankTop - r)
+	case r < 0:
+		return Mate(r + rankTop)
+	}
+	return Draw
+}
+
+// rankTop is above every mate distance: rank keeps wins above it less their
+// distance, and losses below its opposite.
+const rankTop = 1 << 20
 
 // Compare orders two values for the side to move: positive if a is better.
 func Compare(a, b Value) int { return rank(a) - rank(b) }

@@ -36,3 +36,13 @@ func TestMateDistances(t *testing.T) {
 	require.Equal(t, "loss in 6 plies", MatedIn(3).String())
 	require.Equal(t, "draw", Draw.String())
 }
+
+// FromRank undoes Rank on Draw and every mate distance.
+func TestFromRank(t *testing.T) {
+	require.Equal(t, Draw, FromRank(Rank(Draw)))
+	for d := range MaxPlies + 1 {
+		if v := Mate(d); FromRank(Rank(v)) != v {
+			t.Fatalf("FromRank(Rank(%v)) = %v", v, FromRank(Rank(v)))
+		}
+	}
+}
