@@ -158,7 +158,7 @@ func newCode(lengths []uint8) (*code, bool) {
 	}
 	c.limit[MaxCodeLen+1] = 1 << 32
 	// An incomplete code leaves windows no code begins: the search for
-	// their length stops at MaxCodeLen+1, which decode refuses.
+	// their length stops at MaxCodeLen+1, which rank refuses.
 	for l := c.maxLen + 1; l <= MaxCodeLen; l++ {
 		c.limit[l] = c.limit[c.maxLen]
 	}
@@ -186,19 +186,10 @@ func newCode(lengths []uint8) (*code, bool) {
 	return c, true
 }
 
-// decode returns the symbol whose code begins the 32-bit window w (most
-// significant bit first) and the code's length; false for a window no
-// code begins.
-func (c *code) decode(w uint32) (sym uint16, length uint8, ok bool) {
-	k, l, ok := c.rank(w)
-	if !ok {
-		return 0, 0, false
-	}
-	return c.sorted[k], l, true
-}
-
-// rank is decode giving the symbol's rank, its place in sorted: the
-// symbols with the shortest codes, read most often, come first.
+// rank returns the rank of the symbol whose code begins the 32-bit window
+// w (most significant bit first), its place in sorted (the symbols with
+// the shortest codes, read most often, come first), and the code's
+// length; false for a window no code begins.
 func (c *code) rank(w uint32) (k uint32, length uint8, ok bool) {
 	if e := c.short[w>>(32-fastBits)]; e != 0 {
 		return uint32(e >> 4), uint8(e & 15), true
