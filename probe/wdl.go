@@ -626,12 +626,24 @@ func boundCodes(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color
 // decides, a DTB file: for the writer and for CheckWDL.
 type wdlSource struct {
 	dtm, dtb *File
-	judge    [2]*categorizer // by side to move, under its fresh count
+	judge    [2]*honour.Categories // by side to move, under its fresh count
 }
 
 func newWDLSource(dtm, dtb *File, r *honour.Rules) *wdlSource {
 	m := dtm.Header.Material
-	return &wdlSource{dtm: dtm, dtb: dtb, judge: [2]*categorizer{newCategorizer(r, r.FreshCountFor(m, tb.White)), newCategorizer(r, r.FreshCountFor(m, tb.Black))}}
+	s := &wdlSource{dtm: dtm, dtb: dtb}
+	for side := tb.White; side <= tb.Black; side++ {
+		c := r.FreshCountFor(m, side)
+		// Board's honour decides where the count alone cannot.
+		s.judge[side] = honour.NewCategories(func(dtm, dtb value.Value) honour.Category {
+			j := r.Judge(dtm, c)
+			if !j.Exact {
+				j = r.JudgeBoard(dtm, dtb, c)
+			}
+			return j.Category
+		})
+	}
+	return s
 }
 
 // wdlScratch holds the values a block's codes come from.
@@ -657,41 +669,9 @@ func (s *wdlSource) codes(side tb.Color, lo, hi uint64, buf *wdlScratch, out []b
 	}
 	c := s.judge[side]
 	for i, v := range buf.dtm {
-		out = append(out, c.code(v, buf.dtb[i]))
+		out = append(out, wdlCode(c.Of(v, buf.dtb[i])))
 	}
 	return out, nil
-}
-
-// categorizer gives the WDL code of a position from its DTM and DTB values
-// under one count, from a table of every pair of values below 256 (every
-// value in most tables), computing the rare others.
-type categorizer struct {
-	r     *honour.Rules
-	c     honour.Count
-	small [256 * 256]byte // [dtm<<8 | dtb]
-}
-
-func newCategorizer(r *honour.Rules, c honour.Count) *categorizer {
-	k := &categorizer{r: r, c: c}
-	for i := range k.small {
-		k.small[i] = k.compute(value.Value(i>>8), value.Value(i&255))
-	}
-	return k
-}
-
-func (k *categorizer) code(dtm, dtb value.Value) byte {
-	if dtm < 256 && dtb < 256 {
-		return k.small[int(dtm)<<8|int(dtb)]
-	}
-	return k.compute(dtm, dtb)
-}
-
-func (k *categorizer) compute(dtm, dtb value.Value) byte {
-	j := k.r.Judge(dtm, k.c)
-	if !j.Exact {
-		j = k.r.JudgeBoard(dtm, dtb, k.c)
-	}
-	return wdlCode(j.Category)
 }
 
 // CheckSources reports a *CorruptError naming wdl when the WDL file was

@@ -235,7 +235,14 @@ func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.R
 	m := space.Material()
 	per := space.PerKingPair()
 	reads := &rangeReads{src: dtm}
-	judges := [2]*boardJudge{newBoardJudge(r, r.FreshCountFor(m, tb.White)), newBoardJudge(r, r.FreshCountFor(m, tb.Black))}
+	// Each side's positions are judged under its fresh count.
+	var judges [2]*honour.Categories
+	var exact [2]bool // the judgements are exact (the count is one a table models)
+	for side := tb.White; side <= tb.Black; side++ {
+		c := r.FreshCountFor(m, side)
+		judges[side] = honour.NewCategories(func(dtm, dtb value.Value) honour.Category { return r.JudgeBoard(dtm, dtb, c).Category })
+		exact[side] = r.JudgeBoard(value.Draw, value.Draw, c).Exact
+	}
 	err := forKingPairs(ctx, space, &opts, StageStats, 0, func(side tb.Color, k int) {
 		cs := &parts[k][side]
 		judge := judges[side]
@@ -245,11 +252,11 @@ func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.R
 			var unknown uint64
 			dtbValues := dtb.Values[side]
 			holes.eachLegal(k, side, func(i uint64, n uint64) {
-				if !judge.exact { // a count no table models (NoCounterUntilCapture)
+				if !exact[side] { // a count no table models (NoCounterUntilCapture)
 					unknown += n
 					return
 				}
-				tally[judge.category(dtmValues[i-lo], dtbValues.At(i))-honour.Loss] += n
+				tally[judge.Of(dtmValues[i-lo], dtbValues.At(i))-honour.Loss] += n
 			})
 			cs.Win += tally[honour.Win-honour.Loss]
 			cs.CursedWin += tally[honour.CursedWin-honour.Loss]
@@ -280,33 +287,6 @@ func boardCounts(ctx context.Context, dtm Ranger, dtb, holes *Table, r *honour.R
 		out[side.String()] = total
 	}
 	return out, nil
-}
-
-// boardJudge is Rules.JudgeBoard under one count as a table of the
-// categories of every pair of values below 256 (every value in most
-// tables), computing the rare others: counting a table's positions
-// judges each one.
-type boardJudge struct {
-	r     *honour.Rules
-	c     honour.Count
-	exact bool                       // the judgements are exact (the count is one a table models)
-	small [256 * 256]honour.Category // [dtm<<8 | dtb]
-}
-
-func newBoardJudge(r *honour.Rules, c honour.Count) *boardJudge {
-	b := &boardJudge{r: r, c: c, exact: r.JudgeBoard(value.Draw, value.Draw, c).Exact}
-	for i := range b.small {
-		b.small[i] = r.JudgeBoard(value.Value(i>>8), value.Value(i&255), c).Category
-	}
-	return b
-}
-
-// category is JudgeBoard(dtm, dtb, count).Category.
-func (b *boardJudge) category(dtm, dtb value.Value) honour.Category {
-	if dtm < 256 && dtb < 256 {
-		return b.small[int(dtm)<<8|int(dtb)]
-	}
-	return b.r.JudgeBoard(dtm, dtb, b.c).Category
 }
 
 // longestPerSide is how many longest wins Stats lists per side to move.

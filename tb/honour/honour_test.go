@@ -152,6 +152,23 @@ func TestJudgeBoard(t *testing.T) {
 	require.True(t, r.Judge(value.Mate(0), late).Exact, "checkmate stands")
 }
 
+// A Categories table answers as the judgement it tabulates, below 256
+// (looked up) and above (computed).
+func TestCategoriesTable(t *testing.T) {
+	r := &honour.ThaiRules
+	late := honour.Count{Kind: honour.BoardCount, Limit: 128, Ply: 100}
+	judge := func(dtm, dtb value.Value) honour.Category { return r.JudgeBoard(dtm, dtb, late).Category }
+	table := honour.NewCategories(judge)
+	seen := map[honour.Category]bool{}
+	for dtm := value.Value(0); dtm < 600; dtm += 3 {
+		for dtb := value.Value(0); dtb < 600; dtb += 7 {
+			require.Equal(t, judge(dtm, dtb), table.Of(dtm, dtb), "dtm %v dtb %v", dtm, dtb)
+			seen[table.Of(dtm, dtb)] = true
+		}
+	}
+	require.Len(t, seen, 5, "every category met")
+}
+
 // Categories are ordered worst to best, each the opposite of its mirror,
 // and written as the lichess API writes them.
 func TestCategories(t *testing.T) {

@@ -71,3 +71,28 @@ func plainCategory(v value.Value) Category {
 	}
 	return Draw
 }
+
+// Categories is a judgement's category for every pair of DTM and DTB
+// values below 256 (every value of most tables), looked up, and for the
+// rare others computed: for code that judges each position of a table.
+type Categories struct {
+	judge func(dtm, dtb value.Value) Category
+	small [256 * 256]Category // [dtm<<8 | dtb]
+}
+
+// NewCategories tabulates judge, which must depend on its values only.
+func NewCategories(judge func(dtm, dtb value.Value) Category) *Categories {
+	t := &Categories{judge: judge}
+	for i := range t.small {
+		t.small[i] = judge(value.Value(i>>8), value.Value(i&255))
+	}
+	return t
+}
+
+// Of returns the category judge gives dtm and dtb.
+func (t *Categories) Of(dtm, dtb value.Value) Category {
+	if dtm < 256 && dtb < 256 {
+		return t.small[int(dtm)<<8|int(dtb)]
+	}
+	return t.judge(dtm, dtb)
+}
