@@ -163,6 +163,109 @@ func (o *digitOrder) index(j uint64) (uint64, bool) {
 	return i, true
 }
 
+// storedRange sets places[n] to stored(lo + n) for each n, lo+len(places)
+// at most the index's size: an odometer over the index's digits, with
+// no division past the first index.
+func (o *digitOrder) storedRange(lo uint64, places []uint64) {
+	if len(places) == 0 {
+		return
+	}
+	if o.identity {
+		for n := range places {
+			places[n] = lo + uint64(n)
+		}
+		return
+	}
+	k, r := lo/o.per, lo%o.per
+	digits := make([]uint64, len(o.strides)) // group g's digit
+	s := o.kingPlace[k]
+	for g, stride := range o.strides {
+		digits[g] = r / stride % o.sizes[o.groups+g]
+		s += digits[g] * o.weights[o.groups+g]
+	}
+	for n := range places {
+		places[n] = s
+		g := len(digits) - 1 // the last group is the index's innermost digit
+		for ; g >= 0; g-- {
+			d := o.groups + g
+			if digits[g]+1 < o.sizes[d] {
+				digits[g]++
+				s += o.weights[d]
+				break
+			}
+			s -= digits[g] * o.weights[d]
+			digits[g] = 0
+		}
+		if g < 0 { // the next king pair
+			if k++; k < uint64(len(o.kingPlace)) {
+				s = o.kingPlace[k]
+			}
+		}
+	}
+}
+
+// noIndex marks a hole in indexRange's answer.
+const noIndex = ^uint64(0)
+
+// indexRange sets out[n] to index(start + n), or noIndex at a hole, for
+// each n, start+len(out) at most the stream's length: an odometer over
+// the stored order's digits.
+func (o *digitOrder) indexRange(start uint64, out []uint64) {
+	if o.identity {
+		for n := range out {
+			out[n] = start + uint64(n)
+		}
+		return
+	}
+	digits := make([]uint64, len(o.order)) // by digit, as sizes
+	for d := range digits {
+		digits[d] = start / o.weights[d] % o.sizes[d]
+	}
+	kings := func() uint64 {
+		if o.pairOf == nil {
+			return digits[0] * o.per
+		}
+		if k := o.pairOf[digits[0]*o.sizes[1]+digits[1]]; k >= 0 {
+			return uint64(k) * o.per
+		}
+		return noIndex
+	}
+	var groups uint64 // the groups' part of the index
+	for g, stride := range o.strides {
+		groups += digits[o.groups+g] * stride
+	}
+	king := kings()
+	for n := range out {
+		out[n] = noIndex
+		if king != noIndex {
+			out[n] = king + groups
+		}
+		for m := len(o.order) - 1; m >= 0; m-- {
+			d := int(o.order[m])
+			wraps := digits[d]+1 == o.sizes[d]
+			if d >= o.groups {
+				stride := o.strides[d-o.groups]
+				if wraps {
+					groups -= digits[d] * stride
+				} else {
+					groups += stride
+				}
+			}
+			if wraps {
+				digits[d] = 0
+			} else {
+				digits[d]++
+			}
+			if d < o.groups {
+				king = kings()
+			}
+			if !wraps {
+				break
+			}
+		}
+	}
+}
+
 // digitOrders lists every order of n digits, the index's own first.
 func digitOrders(n int) [][]uint8 {
 	if n == 1 {

@@ -73,6 +73,30 @@ func checkOrder(t *testing.T, space *index.Space, order []uint8) *digitOrder {
 			t.Fatalf("order %v: place %d holds an index: %v, index says %v", order, j, h, ok)
 		}
 	}
+	// The odometers agree with stored and index from any start, over
+	// king pairs and to the end.
+	for _, lo := range []uint64{0, 1, space.PerKingPair() - 3, space.Size() - 1000} {
+		places := make([]uint64, min(3*space.PerKingPair()+7, space.Size()-lo))
+		o.storedRange(lo, places)
+		for n, j := range places {
+			if j != o.stored(lo+uint64(n)) {
+				t.Fatalf("order %v: storedRange from %d: index %d at %d, stored says %d", order, lo, lo+uint64(n), j, o.stored(lo+uint64(n)))
+			}
+		}
+	}
+	for _, start := range []uint64{0, 5, o.length/2 + 1, o.length - 2000} {
+		out := make([]uint64, min(4*space.PerKingPair()+11, o.length-start))
+		o.indexRange(start, out)
+		for n, i := range out {
+			want, ok := o.index(start + uint64(n))
+			if !ok {
+				want = noIndex
+			}
+			if i != want {
+				t.Fatalf("order %v: indexRange from %d: place %d holds %d, index says %d", order, start, start+uint64(n), i, want)
+			}
+		}
+	}
 	return o
 }
 

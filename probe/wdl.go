@@ -379,11 +379,13 @@ func sampled(codes, free []byte, o *digitOrder, bounded bool, runs, length int) 
 	n := o.length
 	out := make([]byte, 0, runs*length)
 	ceiling := make([]byte, length)
+	indices := make([]uint64, length)
 	for k := range uint64(runs) {
 		start := k * (n - uint64(length)) / uint64(runs-1)
 		run := out[len(out) : len(out)+length]
-		for j := range run {
-			if i, ok := o.index(start + uint64(j)); ok {
+		o.indexRange(start, indices)
+		for j, i := range indices {
+			if i != noIndex {
 				run[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
 			} else {
 				run[j], ceiling[j] = 0, ceilingOf(freeHole, bounded)
@@ -410,8 +412,11 @@ func reordered(codes, free []byte, o *digitOrder, bounded bool) []byte {
 	const step = 1 << 16
 	// Each index goes to its own place: the workers write apart.
 	_ = parallel.For(context.Background(), int64((len(codes)+step-1)/step), 0, func(u int64) error {
-		for i := int(u) * step; i < min(int(u+1)*step, len(codes)); i++ {
-			j := o.stored(uint64(i))
+		lo := int(u) * step
+		places := make([]uint64, min(step, len(codes)-lo))
+		o.storedRange(uint64(lo), places)
+		for n, j := range places {
+			i := lo + n
 			out[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
 		}
 		return nil
