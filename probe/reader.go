@@ -403,8 +403,13 @@ func (t *File) rawBlockInto(k int, raw, comp []byte) ([]byte, []byte, error) {
 			return nil, stored, t.corrupt(t.dataStart+int64(h.Offsets[k]), "stream %d: %v", k, err)
 		}
 		raw = slices.Grow(raw[:0], int(h.Size))[:h.Size]
-		for i := range raw {
-			raw[i] = stored[o.stored(uint64(i))]
+		places := make([]uint64, min(1<<16, len(raw)))
+		for lo := 0; lo < len(raw); lo += len(places) {
+			part := raw[lo:min(lo+len(places), len(raw))]
+			o.storedRange(uint64(lo), places[:len(part)])
+			for n, j := range places[:len(part)] {
+				part[n] = stored[j]
+			}
 		}
 		return raw, stored, nil
 	}
@@ -422,6 +427,14 @@ func (t *File) rawBlockInto(k int, raw, comp []byte) ([]byte, []byte, error) {
 		return nil, comp, t.corrupt(t.dataStart+int64(lo), "block %d holds %d bytes, expected %d", k, len(raw), want*h.Width)
 	}
 	return raw, comp, nil
+}
+
+// decodedSide returns a version-3 WDL file's side decoded whole, in the
+// index's order, decoding it the first time.
+func (t *File) decodedSide(side tb.Color) ([]byte, error) {
+	d := &t.decoded[side]
+	d.once.Do(func() { d.raw, _, d.err = t.rawBlockInto(t.first[side], nil, nil) })
+	return d.raw, d.err
 }
 
 // BlockOf returns the block holding the value of index i for side, and
@@ -465,12 +478,11 @@ func (t *File) Range(side tb.Color, lo, hi uint64, dst []value.Value) ([]value.V
 	}
 	dst = dst[:0]
 	if t.streams[side] != nil {
-		d := &t.decoded[side]
-		d.once.Do(func() { d.raw, _, d.err = t.rawBlockInto(t.first[side], nil, nil) })
-		if d.err != nil {
-			return nil, d.err
+		raw, err := t.decodedSide(side)
+		if err != nil {
+			return nil, err
 		}
-		for _, c := range d.raw[lo:hi] {
+		for _, c := range raw[lo:hi] {
 			dst = append(dst, value.Value(c))
 		}
 		return dst, nil

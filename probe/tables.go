@@ -52,6 +52,18 @@ func WithCacheBytes(n int64) Option {
 	}
 }
 
+// WithDecodedWDL lets each side of a version-3 WDL file with at most n
+// values be decoded whole, a byte a value, when it is first probed, and
+// read from there: for programs that probe most positions of small
+// tables (the WDL writer's and checker's capture searches), not for an
+// engine, whose memory should be the files.
+func WithDecodedWDL(n uint64) Option {
+	return func(t *Tables) error {
+		t.decodeLimit = n
+		return nil
+	}
+}
+
 // DefaultCacheBytes is the default block cache size.
 const DefaultCacheBytes = 64 << 20
 
@@ -60,10 +72,11 @@ const DefaultCacheBytes = 64 << 20
 // larger copy), each file is opened once (sync.Once) and cached blocks are
 // found without a lock, so probing threads do not wait for each other.
 type Tables struct {
-	dir       string
-	cache     *blockCache
-	set       atomic.Pointer[fileSet]
-	refreshMu sync.Mutex // one Refresh at a time
+	dir         string
+	cache       *blockCache
+	decodeLimit uint64 // WithDecodedWDL's
+	set         atomic.Pointer[fileSet]
+	refreshMu   sync.Mutex // one Refresh at a time
 }
 
 // fileSet is the files of the directory as one scan found them.
@@ -542,6 +555,13 @@ func bestMove(p *tb.Position, mated value.Value, valueOf func(*tb.Position) (val
 func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (value.Value, error) {
 	f := lf.file
 	if s := f.streams[side]; s != nil { // read straight from the file's bytes
+		if f.Header.Size <= t.decodeLimit {
+			raw, err := f.decodedSide(side)
+			if err != nil {
+				return 0, err
+			}
+			return value.Value(raw[i]), nil
+		}
 		c, err := s.At(f.orders[side].stored(i))
 		if err != nil {
 			return 0, f.corrupt(f.dataStart+int64(f.Header.Offsets[f.first[side]]), "%v to move, index %d: %v", side.Name(), i, err)

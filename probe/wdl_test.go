@@ -87,6 +87,8 @@ func TestWDLVersion3AnswersAsVersion2(t *testing.T) {
 			require.NoError(t, err)
 			tables, err := probe.Open(v3)
 			require.NoError(t, err)
+			decoded, err := probe.Open(v3, probe.WithDecodedWDL(1<<40)) // each side decoded whole
+			require.NoError(t, err)
 			space, err := index.New(m)
 			require.NoError(t, err)
 			positions := 0
@@ -105,11 +107,16 @@ func TestWDLVersion3AnswersAsVersion2(t *testing.T) {
 					if got != want {
 						require.Equal(t, want, got, "%s %s", r.Name, p.FEN())
 					}
+					if got, _, err = decoded.WDLFromFile(&p, r); got != want {
+						require.NoError(t, err)
+						require.Equal(t, want, got, "%s %s, the file decoded whole", r.Name, p.FEN())
+					}
 					positions++
 				}
 			}
 			old.Close()
 			tables.Close()
+			decoded.Close()
 			t.Logf("%s.%s: %d positions agree", name, r.Name, positions)
 		}
 	}
