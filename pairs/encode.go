@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/makruktb/makruktb/internal/parallel"
 )
@@ -61,6 +62,10 @@ var (
 	partShift    byte = 24
 )
 
+// OnePart reports whether Encode keeps n values as one part, which one
+// core encodes.
+func OnePart(n uint64) bool { return n <= 1<<onePartShift }
+
 // Encode compresses values (see the package doc), its parts on every
 // core.
 func Encode(values []byte) ([]byte, error) {
@@ -69,7 +74,7 @@ func Encode(values []byte) ([]byte, error) {
 	}
 	n := len(values)
 	shift := partShift
-	if n <= 1<<onePartShift {
+	if OnePart(uint64(n)) {
 		shift = byte(max(minPartShift, bits.Len(uint(n))))
 	}
 	size := 1 << shift
@@ -156,6 +161,19 @@ func distinct(values []byte) []byte {
 	return out
 }
 
+// pairTables are pair's tables by pair of symbols: each pair's frequency
+// and new symbol, zero between uses (each pass clears what it set), so
+// that the dozens of samples the WDL writer encodes do not each clear or
+// allocate 96 MiB.
+type pairTables struct {
+	freq   []uint32
+	newSym []uint16 // 0: no new symbol (a pair's symbol is never 0)
+}
+
+var pairTablesPool = sync.Pool{New: func() any {
+	return &pairTables{freq: make([]uint32, MaxSymbols*MaxSymbols), newSym: make([]uint16, MaxSymbols*MaxSymbols)}
+}}
+
 // grammar is the symbols of a stream: the leaves, then the pairs.
 type grammar struct {
 	leaves []byte
@@ -169,19 +187,19 @@ func (g *grammar) symbols() int { return len(g.leaves) + len(g.pairs) }
 // symbols of seq by new symbols of at most maxRun values, and returns
 // what is left of seq.
 func (g *grammar) pair(seq []uint16, maxRun uint64) []uint16 {
-	freq := make([]uint32, MaxSymbols*MaxSymbols)
-	newSym := make([]uint16, MaxSymbols*MaxSymbols) // 0: no new symbol (a pair's symbol is never 0)
+	t := pairTablesPool.Get().(*pairTables)
+	defer pairTablesPool.Put(t)
+	freq, newSym := t.freq, t.newSym
 	type candidate struct {
 		freq   uint32
 		s1, s2 uint16
 	}
+	var touched []uint32 // the pairs counted this pass
 	for g.symbols() < MaxSymbols && len(seq) > 1 {
 		n := g.symbols()
-		for a := range n {
-			clear(freq[a*MaxSymbols : a*MaxSymbols+n])
-		}
 		// Count the pairs that could be replaced: of a run of one
 		// symbol, every other pair.
+		touched = touched[:0]
 		prevSame := false
 		for i := 0; i+1 < len(seq); i++ {
 			a, b := seq[i], seq[i+1]
@@ -190,16 +208,19 @@ func (g *grammar) pair(seq []uint16, maxRun uint64) []uint16 {
 				continue
 			}
 			prevSame = a == b
-			freq[int(a)*MaxSymbols+int(b)]++
+			k := int(a)*MaxSymbols + int(b)
+			if freq[k] == 0 {
+				touched = append(touched, uint32(k))
+			}
+			freq[k]++
 		}
 		var cands []candidate
-		for a := range n {
-			row := freq[a*MaxSymbols : a*MaxSymbols+n]
-			for b, f := range row {
-				if f >= minPairFreq && uint64(g.runs[a])+uint64(g.runs[b]) <= maxRun {
-					cands = append(cands, candidate{f, uint16(a), uint16(b)})
-				}
+		for _, k := range touched {
+			a, b := k/MaxSymbols, k%MaxSymbols
+			if f := freq[k]; f >= minPairFreq && uint64(g.runs[a])+uint64(g.runs[b]) <= maxRun {
+				cands = append(cands, candidate{f, uint16(a), uint16(b)})
 			}
+			freq[k] = 0
 		}
 		slices.SortFunc(cands, func(x, y candidate) int {
 			if x.freq != y.freq {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -399,4 +400,32 @@ func matchBitByBit(c *code, w uint32) (uint16, uint8, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// BenchmarkEncode compresses a WDL-like stream — rows of 64 values, each
+// the row before with a few values changed, the change rate drifting —
+// of a sample's size (the writer encodes dozens: one per layout it
+// guesses) and of a small table's side.
+func BenchmarkEncode(b *testing.B) {
+	for _, n := range []int{1 << 18, 1 << 22} {
+		rng := rand.New(rand.NewPCG(7, 8))
+		values := make([]byte, n)
+		for i := range 64 {
+			values[i] = byte(rng.IntN(5))
+		}
+		for i := 64; i < n; i++ {
+			values[i] = values[i-64]
+			if rng.IntN(1000) < 5+i/64%40 {
+				values[i] = byte(rng.IntN(5))
+			}
+		}
+		b.Run(fmt.Sprintf("%dKi", n>>10), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				if _, err := Encode(values); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
