@@ -340,9 +340,14 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layo
 		return cands[0], err
 	}
 	finals := append(bestOfKind(cands, false, 1), bestOfKind(cands, true, 1)...)
-	// One at a time: a whole stream and its ceilings take twice the
-	// side's size (a six-piece side: 7.6 GB), and Encode uses every core.
-	err = parallel.For(context.Background(), int64(len(finals)), 1, func(u int64) error {
+	// One at a time where Encode uses every core on a stream of many
+	// parts (a whole stream and its ceilings take twice the side's size:
+	// a six-piece side's 7.6 GB); together where each is one part.
+	workers := 1
+	if pairs.OnePart(cands[0].order.length) {
+		workers = 0
+	}
+	err = parallel.For(context.Background(), int64(len(finals)), workers, func(u int64) error {
 		c := finals[u]
 		var err error
 		c.stream, err = pairs.Encode(reordered(codes, free, c.order, c.bounded))
