@@ -57,10 +57,13 @@ ctest: lib build
 # with Syzygy's .rtbw files of FATHOM_MATERIALS and of their captures (made
 # by rtbgen from github.com/syzygy1/tb), both outside the repository; the
 # comparison is skipped, saying so, without them. $(TABLES) needs the
-# version-3 WDL files of the same materials (convert --wdl-format 3).
+# version-3 WDL files of the same materials (convert --wdl-format 3), of
+# the profile FATHOM_RULES: thai, or none (no count: what Syzygy's hold;
+# convert --wdl thai,none).
 FATHOM           ?=
 SYZYGY           ?=
 FATHOM_MATERIALS ?= KRRvKN
+FATHOM_RULES     ?= thai
 bench-lib: lib
 	$(CC) $(CFLAGS) -o build/bench_lib cmd/libmakruktb/ctest/bench.c $(C_LINK)
 	build/bench_lib $(TABLES)
@@ -68,7 +71,7 @@ bench-lib: lib
 		echo "bench-lib: no comparison with Syzygy's prober: give FATHOM=DIR (a checkout of github.com/jdart1/Fathom) and SYZYGY=DIR (Syzygy's tables of $(FATHOM_MATERIALS))"; \
 	else \
 		$(CC) $(CFLAGS) -D_GNU_SOURCE -I$(FATHOM)/src -o build/fathom_bench cmd/libmakruktb/ctest/fathom_bench.c $(FATHOM)/src/tbprobe.c $(C_LINK) && \
-		build/fathom_bench $(TABLES) $(SYZYGY) $(FATHOM_MATERIALS); \
+		MTB_BENCH_RULES=$(FATHOM_RULES) build/fathom_bench $(TABLES) $(SYZYGY) $(FATHOM_MATERIALS); \
 	fi
 
 # Generates every pawnless table up to $(PIECES) pieces into $(TABLES), with

@@ -9,6 +9,10 @@
  *     fathom_bench MAKRUKTB_DIR SYZYGY_DIR [MATERIAL...]
  *     make bench-lib TABLES=DIR FATHOM=DIR SYZYGY=DIR [FATHOM_MATERIALS=...]
  *
+ * With MTB_BENCH_RULES=none in the environment it probes the WDL files of
+ * the profile with no count ("none", `convert --wdl thai,none`), which
+ * hold what Syzygy's hold: the same information, not the count's too.
+ *
  * FATHOM is a checkout of github.com/jdart1/Fathom (its src/tbprobe.c is
  * compiled in), SYZYGY a directory with the materials' .rtbw files and
  * those of their captures (Syzygy's rtbgen from github.com/syzygy1/tb
@@ -42,6 +46,8 @@ static int n_materials;
 
 static mtb_tables tables;
 static mtb_position *positions;
+static int rules = MTB_RULES_THAI; /* MTB_RULES_NONE with MTB_BENCH_RULES=none */
+static const char *rules_name = "thai";
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static uint64_t next_random(void) {
@@ -114,7 +120,7 @@ static int fill(void) {
             continue;
         p.side = (int32_t)(r >> 40 & 1);
         p.count_limit = MTB_NO_COUNT;
-        int rc = mtb_probe_wdl(tables, &p, MTB_RULES_THAI);
+        int rc = mtb_probe_wdl(tables, &p, rules);
         if (rc == MTB_ERR_MISSING) {
             fprintf(stderr, "fathom_bench: %s\n", mtb_last_error());
             return 1;
@@ -135,7 +141,7 @@ static void *probe_loop(void *arg) {
     struct job *j = arg;
     for (int i = 0; i < N_POSITIONS; i++) {
         const mtb_position *p = &positions[(j->first + i) % N_POSITIONS];
-        if (j->fathom ? fathom_wdl(p) == TB_RESULT_FAILED : mtb_probe_wdl(tables, p, MTB_RULES_THAI) < 0)
+        if (j->fathom ? fathom_wdl(p) == TB_RESULT_FAILED : mtb_probe_wdl(tables, p, rules) < 0)
             j->failed++;
     }
     return NULL;
@@ -175,6 +181,14 @@ static double median(double *v) {
 int main(int argc, char **argv) {
     if (argc < 3 || argc - 3 > MAX_MATERIALS) {
         fprintf(stderr, "usage: fathom_bench MAKRUKTB_DIR SYZYGY_DIR [MATERIAL...] (at most %d)\n", MAX_MATERIALS);
+        return 2;
+    }
+    const char *env = getenv("MTB_BENCH_RULES");
+    if (env && strcmp(env, "none") == 0) {
+        rules = MTB_RULES_NONE;
+        rules_name = "none";
+    } else if (env && *env && strcmp(env, "thai") != 0) {
+        fprintf(stderr, "fathom_bench: MTB_BENCH_RULES=%s: thai or none\n", env);
         return 2;
     }
     static const char *const default_materials[] = {"KRRvKN"};
@@ -220,7 +234,7 @@ int main(int argc, char **argv) {
 
     long disagree = 0, counts[5] = {0};
     for (int i = 0; i < N_POSITIONS; i++) {
-        int ours = mtb_probe_wdl(tables, &positions[i], MTB_RULES_THAI);
+        int ours = mtb_probe_wdl(tables, &positions[i], rules);
         unsigned theirs = fathom_wdl(&positions[i]);
         counts[ours]++;
         if (sign(ours) != sign((int)theirs) && disagree++ < 5)
@@ -237,8 +251,8 @@ int main(int argc, char **argv) {
     double o1 = median(ours1), t1 = median(theirs1), o2 = median(ours2), t2 = median(theirs2);
     for (int i = 0; i < n_materials; i++)
         printf("%s%s", i ? ", " : "", materials[i].name);
-    printf(": %d random legal positions (%ld losses, %ld blessed losses, %ld draws, %ld cursed wins, %ld wins under thai rules)\n",
-           N_POSITIONS, counts[0], counts[1], counts[2], counts[3], counts[4]);
+    printf(": %d random legal positions (%ld losses, %ld blessed losses, %ld draws, %ld cursed wins, %ld wins under %s rules)\n",
+           N_POSITIONS, counts[0], counts[1], counts[2], counts[3], counts[4], rules_name);
     printf("  signs: %ld of %d disagree with Fathom\n", disagree, N_POSITIONS);
     printf("                          makruktb    Fathom   ratio\n");
     printf("  cold, 1 thread       %9.0f ns %7.0f ns  %5.2fx\n", cold_ours, cold_fathom, cold_ours / cold_fathom);
