@@ -177,6 +177,48 @@ func (s *Space) Index(p *tb.Position) (uint64, bool) {
 	return i, true
 }
 
+// IndexAs returns Index(p) and, in the same pass, p's place under other
+// weights of the same digits: kingPlace[k] for king pair k, plus weights[g]
+// times group g's digit (the index's own are k·PerKingPair and the
+// groups' strides). A file that stores its values in another order of
+// the digits finds a value's place with no division.
+func (s *Space) IndexAs(p *tb.Position, kingPlace, weights []uint64) (index, place uint64, ok bool) {
+	w, b := p.KingSquare(tb.White), p.KingSquare(tb.Black)
+	if w == tb.NoSquare || b == tb.NoSquare || !s.kings.ok[w][b] || p.Occupied().Count() != s.pieces {
+		return 0, 0, false
+	}
+	t := s.kings.sym[w][b]
+	if index, place, ok = s.indexAsWith(p, t, kingPlace, weights); !ok {
+		return 0, 0, false
+	}
+	if s.kings.tied[t.square(w)][t.square(b)] {
+		if j, q, _ := s.indexAsWith(p, t|flipDiagonal, kingPlace, weights); j < index {
+			index, place = j, q
+		}
+	}
+	return index, place, true
+}
+
+// indexAsWith is indexWith, with IndexAs's place.
+func (s *Space) indexAsWith(p *tb.Position, t symmetry, kingPlace, weights []uint64) (index, place uint64, ok bool) {
+	wk, bk := t.square(p.KingSquare(tb.White)), t.square(p.KingSquare(tb.Black))
+	k := s.kings.number[wk][bk]
+	index, place = uint64(k)*s.perKingPair, kingPlace[k]
+	for j, g := range s.groups {
+		bb := p.Pieces(g.Color, g.Type)
+		if bb.Count() != g.Count {
+			return 0, 0, false
+		}
+		if t != identity {
+			bb = t.squares(bb)
+		}
+		d := comboIndex(bb)
+		index += d * g.Stride
+		place += d * weights[j]
+	}
+	return index, place, true
+}
+
 // indexWith numbers p after applying t.
 func (s *Space) indexWith(p *tb.Position, t symmetry) (uint64, bool) {
 	wk, bk := t.square(p.KingSquare(tb.White)), t.square(p.KingSquare(tb.Black))

@@ -217,6 +217,43 @@ func TestFullBoardSampled(t *testing.T) {
 	}
 }
 
+// IndexAs gives Index's index, and with the index's own weights its
+// place is the index; with other weights, the sum of the same digits
+// weighed so (diagonally tied king pairs included: KRRvKN's kings on
+// the long diagonal).
+func TestIndexAs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, name := range []string{"KRRvKN", "KSvKM", "KNMMvK"} {
+		m := tb.MustParseMaterial(name)
+		s, err := New(m)
+		require.NoError(t, err)
+		own := make([]uint64, s.KingPairs())
+		other := make([]uint64, s.KingPairs())
+		for k := range own {
+			own[k], other[k] = uint64(k)*s.PerKingPair(), uint64(k)*7
+		}
+		var strides, weights []uint64
+		for j, g := range s.Groups() {
+			strides, weights = append(strides, g.Stride), append(weights, uint64(1000*(j+1)))
+		}
+		for range 20_000 {
+			p := randomLegal(rng, m)
+			i, ok := s.Index(&p)
+			require.True(t, ok)
+			j, place, ok := s.IndexAs(&p, own, strides)
+			require.True(t, ok)
+			require.Equal(t, i, j)
+			require.Equal(t, i, place)
+			_, place, _ = s.IndexAs(&p, other, weights)
+			want := uint64(s.KingPairOf(i)) * 7
+			for j, g := range s.Groups() {
+				want += i % s.PerKingPair() / g.Stride % g.Size * weights[j]
+			}
+			require.Equal(t, want, place, "%s %s", name, p.FEN())
+		}
+	}
+}
+
 func TestColourFlip(t *testing.T) {
 	p, err := tb.ParseFEN("8/8/8/3k4/8/2S5/8/r3K3 w - - 0 1") // KSvKR: the rook is black
 	require.NoError(t, err)

@@ -309,6 +309,7 @@ type site struct {
 	side     tb.Color
 	index    uint64
 	given    tb.Material
+	place    uint64 // the index's place in a version-3 WDL file's stream
 }
 
 // locate checks that p can be probed and finds its site through the
@@ -350,11 +351,18 @@ func (t *Tables) locateIn(p *tb.Position, rules string, table func(ID) (*lazyFil
 	if lf == nil || err != nil {
 		return site{given: m}, nil, err
 	}
-	i, ok := lf.file.Space.Index(q)
+	var i, place uint64
+	var ok bool
+	if o := lf.file.orders[q.Side]; o != nil && !o.identity {
+		i, place, ok = lf.file.Space.IndexAs(q, o.kingPlace, o.weights[o.groups:])
+	} else {
+		i, ok = lf.file.Space.Index(q)
+		place = i
+	}
 	if !ok {
 		return site{}, nil, &PositionError{FEN: p.FEN(), Err: ErrIllegal}
 	}
-	return site{canon, q.Side, i, m}, lf, nil
+	return site{canon, q.Side, i, m, place}, lf, nil
 }
 
 // boardFile says which DTB file a position's value is read from: r's file
@@ -412,7 +420,7 @@ func (t *Tables) boardValue(p *tb.Position, s site, f boardFile) (value.Value, b
 		v, err := t.searchBoard(p, f)
 		return v, err == nil, err
 	}
-	v, err := t.lookup(lf, s.side, s.index)
+	v, err := t.lookup(lf, s)
 	return v, err == nil, err
 }
 
@@ -455,7 +463,7 @@ func (t *Tables) dtmValueOf(p *tb.Position, legal bool) (value.Value, site, erro
 		v, err := t.searchDTM(p)
 		return v, s, err
 	case lf != nil:
-		v, err := t.lookup(lf, s.side, s.index)
+		v, err := t.lookup(lf, s)
 		return v, s, err
 	case s.given.Pieces() == 2:
 		return value.Draw, s, nil
@@ -551,10 +559,10 @@ func bestMove(p *tb.Position, mated value.Value, valueOf func(*tb.Position) (val
 	return best, nil
 }
 
-// lookup returns the stored value of index i for side in lf's table.
-func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (value.Value, error) {
-	f := lf.file
-	if s := f.streams[side]; s != nil { // read straight from the file's bytes
+// lookup returns the value stored at site s in lf's table.
+func (t *Tables) lookup(lf *lazyFile, s site) (value.Value, error) {
+	f, side, i := lf.file, s.side, s.index
+	if stream := f.streams[side]; stream != nil { // read straight from the file's bytes
 		if f.Header.Size <= t.decodeLimit {
 			raw, err := f.decodedSide(side)
 			if err != nil {
@@ -562,7 +570,7 @@ func (t *Tables) lookup(lf *lazyFile, side tb.Color, i uint64) (value.Value, err
 			}
 			return value.Value(raw[i]), nil
 		}
-		c, err := s.At(f.orders[side].stored(i))
+		c, err := stream.At(s.place)
 		if err != nil {
 			return 0, f.corrupt(f.dataStart+int64(f.Header.Offsets[f.first[side]]), "%v to move, index %d: %v", side.Name(), i, err)
 		}
@@ -627,7 +635,7 @@ func (t *Tables) fromWDLFile(p *tb.Position, r *honour.Rules, legal bool) (honou
 	if err != nil || lf == nil {
 		return 0, false, err
 	}
-	v, err := t.lookup(lf, s.side, s.index)
+	v, err := t.lookup(lf, s)
 	if err != nil {
 		return 0, false, err
 	}
