@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/makruktb/makruktb/index"
+	"github.com/makruktb/makruktb/pairs"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
 )
@@ -179,5 +180,53 @@ func TestFillFree(t *testing.T) {
 		out := append([]byte(nil), c.out...)
 		fillFree(out, c.ceiling)
 		require.Equal(t, c.want, out, "%v", c.out)
+	}
+}
+
+// With samples far shorter than the stream, smallestLayout guesses on
+// them and encodes its two finalists (kings together and apart) whole,
+// together: the layout it returns holds every exact code where its
+// order puts it, and no free code above its ceiling.
+func TestSmallestLayoutFinals(t *testing.T) {
+	defer func(a, b, c, d int) { sampleRun, sampleRuns, quickRun, quickRuns = a, b, c, d }(sampleRun, sampleRuns, quickRun, quickRuns)
+	sampleRun, sampleRuns, quickRun, quickRuns = 1<<10, 8, 1<<8, 4
+	space, err := index.New(tb.MustParseMaterial("KRvKN"))
+	require.NoError(t, err)
+	n := space.Size()
+	rng := rand.New(rand.NewPCG(7, 8))
+	codes, free := make([]byte, n), make([]byte, n)
+	for i := range codes {
+		// Categories that follow the digits, as a table's do, with noise.
+		codes[i] = byte((i/64%8 + i/4096%3) % 5)
+		if rng.IntN(4) == 0 {
+			codes[i] = byte(rng.IntN(5))
+		}
+		switch r := rng.IntN(20); {
+		case r == 0:
+			free[i] = freeHole
+		case r < 9: // captures decide often: the bounded form is the smaller
+			free[i] = freeCapture | codes[i]
+		}
+	}
+	for _, forms := range [][]bool{{false}, {false, true}} {
+		c, err := smallestLayout(space, codes, free, forms)
+		require.NoError(t, err)
+		require.Less(t, c.guess, len(c.stream)/2, "the returned stream is a whole one, not its sample's")
+		require.Equal(t, len(forms) == 2, c.bounded, "the bounded form where it may be chosen")
+		want, err := pairs.Encode(reordered(codes, free, c.order, c.bounded))
+		require.NoError(t, err)
+		require.Equal(t, want, c.stream)
+		s, err := pairs.Parse(c.stream)
+		require.NoError(t, err)
+		for i := range n {
+			got, err := s.At(c.order.stored(i))
+			require.NoError(t, err)
+			switch ceiling := ceilingOf(free[i], c.bounded); {
+			case ceiling == 0 && got != codes[i]:
+				t.Fatalf("forms %v, order %v: index %d holds %d, its code is %d", forms, c.order.order, i, got, codes[i])
+			case ceiling != 0 && got > ceiling&^freeCode:
+				t.Fatalf("forms %v, order %v: free index %d holds %d above its ceiling %d", forms, c.order.order, i, got, ceiling&^freeCode)
+			}
+		}
 	}
 }
