@@ -389,14 +389,7 @@ func sampled(codes, free []byte, o *digitOrder, bounded bool, runs, length int) 
 	for k := range uint64(runs) {
 		start := k * (n - uint64(length)) / uint64(runs-1)
 		run := out[len(out) : len(out)+length]
-		o.indexRange(start, indices)
-		for j, i := range indices {
-			if i != noIndex {
-				run[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
-			} else {
-				run[j], ceiling[j] = 0, ceilingOf(freeHole, bounded)
-			}
-		}
+		gather(codes, free, o, bounded, start, run, ceiling, indices)
 		fillFree(run, ceiling)
 		out = out[:len(out)+length]
 	}
@@ -409,26 +402,31 @@ func sampled(codes, free []byte, o *digitOrder, bounded bool, runs, length int) 
 func reordered(codes, free []byte, o *digitOrder, bounded bool) []byte {
 	out := make([]byte, o.length)
 	ceiling := make([]byte, o.length)
-	hole := ceilingOf(freeHole, bounded)
 	const step = 1 << 16
 	// Each place reads its index's code (reads spread out, the writes
 	// in order: faster than the other way round).
 	_ = parallel.For(context.Background(), int64((o.length+step-1)/step), 0, func(u int64) error {
 		lo := uint64(u) * step
-		indices := make([]uint64, min(step, o.length-lo))
-		o.indexRange(lo, indices)
-		for n, i := range indices {
-			j := lo + uint64(n)
-			if i == noIndex {
-				out[j], ceiling[j] = 0, hole
-			} else {
-				out[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
-			}
-		}
+		n := min(step, o.length-lo)
+		gather(codes, free, o, bounded, lo, out[lo:lo+n], ceiling[lo:lo+n], make([]uint64, n))
 		return nil
 	}, nil)
 	fillFree(out, ceiling)
 	return out
+}
+
+// gather sets out and ceiling to the codes and ceilings of the places of
+// order o from start on (a hole: code 0, any code), indices its scratch
+// (as long as out).
+func gather(codes, free []byte, o *digitOrder, bounded bool, start uint64, out, ceiling []byte, indices []uint64) {
+	o.indexRange(start, indices)
+	for j, i := range indices {
+		if i == noIndex {
+			out[j], ceiling[j] = 0, ceilingOf(freeHole, bounded)
+		} else {
+			out[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
+		}
+	}
 }
 
 // fillFree chooses the free codes of out (ceiling[j] freeCode|c: any
