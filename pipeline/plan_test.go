@@ -13,8 +13,8 @@ import (
 	"github.com/makruktb/makruktb/tb/honour"
 )
 
-// The plan makes every DTM table first, then the DTB tables of each
-// profile, sub-materials before the materials that capture into them.
+// The plan makes each material's DTB tables right after its DTM table,
+// sub-materials before the materials that capture into them.
 func TestPlanOrder(t *testing.T) {
 	var names []string
 	for _, j := range mustPlan(t, []tb.Material{tb.MustParseMaterial("KRNvKR")}, []honour.Rules{honour.ThaiRules}) {
@@ -28,7 +28,10 @@ func TestPlanOrder(t *testing.T) {
 	for _, n := range []string{"KRvK", "KNvK", "KRNvK", "KRvKR", "KRvKN", "KRNvKR", "KRvKR.thai", "KRvKN.thai", "KRNvKR.thai"} {
 		require.Contains(t, pos, n)
 	}
-	require.Less(t, pos["KRNvKR"], pos["KRvKR.thai"], "DTM before DTB")
+	for _, m := range []string{"KRvKR", "KRvKN", "KRNvKR"} {
+		require.Equal(t, pos[m]+1, pos[m+".thai"], "%s's DTB table right after its DTM table: %v", m, names)
+	}
+	require.Less(t, pos["KRNvK"], pos["KRNvKR"])
 	require.Less(t, pos["KRvKR.thai"], pos["KRNvKR.thai"])
 	require.Less(t, pos["KRvKN.thai"], pos["KRNvKR.thai"])
 	require.NotContains(t, pos, "KRNvK.thai", "one side bare: no board's honour")
