@@ -173,3 +173,23 @@ func TestMayHold(t *testing.T) {
 	require.False(t, r.mayHold(table, 1001), "what it holds counts")
 	require.True(t, r.mayHold(table, 1000))
 }
+
+// A DTB table's summary counts the same from the DTM table the runner
+// holds as from its file, which a run with little memory to spare reads
+// instead (mayHold).
+func TestBoardCountsHeldOrRead(t *testing.T) {
+	counts := func(memory int64) map[string]retro.CountStats {
+		dir := t.TempDir()
+		r := &Runner{Dir: dir, Threads: 2, Memory: memory, Reference: store.RepositoryReferences(), Profiles: []honour.Rules{honour.ThaiRules}}
+		jobs := mustPlan(t, []tb.Material{tb.MustParseMaterial("KRvKN")}, r.Profiles)
+		require.NoError(t, r.Run(context.Background(), jobs))
+		got, err := store.LoadBoardCounts(dir, probe.ID{Material: tb.MustParseMaterial("KRvKN"), Rules: "thai"})
+		require.NoError(t, err)
+		require.NotNil(t, got)
+		return got
+	}
+	held := counts(0)
+	read := counts(6 << 20) // KRvKN takes about 4.2 MiB: made in memory, not held
+	require.Equal(t, held, read)
+	require.NotZero(t, held["w"].Win+held["b"].Win, "the counts count")
+}
