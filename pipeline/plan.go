@@ -34,9 +34,10 @@ type Job struct {
 // table needs the DTM tables of its bare sub-materials and the DTB tables
 // of the others, all earlier). The DTB tables follow their DTM table
 // straight away, while the runner still holds it: read back from a
-// version-2 file, its side not stored would be derived again (KRRvKN:
-// about 10 s of a 45 s run). A game without a count (Shatranj) has DTM
-// tables only: profiles must be empty.
+// version-2 file, its side not stored would be derived again, for the
+// first DTB table and again for the first WDL file (KRSvKN: about 45 s
+// each). A game without a count (Shatranj) has DTM tables only: profiles
+// must be empty.
 func Plan(g tb.Game, targets []tb.Material, profiles []honour.Rules) ([]Job, error) {
 	if len(profiles) > 0 && !g.HasCount() {
 		return nil, fmt.Errorf("%s has no counting rule: no DTB tables (give --dtb none)", g)
