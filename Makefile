@@ -7,7 +7,7 @@ DTB         ?= thai,cambodian
 GENFLAGS    ?=
 BIN         := build/makruktb
 
-.PHONY: all build lib ctest bench-lib tables verify test test-long race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test cluster2-test outofcore-test stress audit v2-reference faults v2-test study-test
+.PHONY: all build lib ctest bench-lib tables verify test test-long race loadtest lint fmt-check tidy-check vet bench fuzz clean cluster-test cluster2-test outofcore-test stress audit v2-reference v3-reference faults v2-test study-test
 
 all: build
 
@@ -138,6 +138,14 @@ audit: build
 WDL ?= thai,cambodian
 v2-reference: build
 	SRC=$(SRC) DST=$(DST) APPEND=$(APPEND) WDL=$(WDL) bash .ci/v2-reference
+
+# The version-3 reference of the WDL files of a directory of version-2
+# tables: make v3-reference SRC=DIR DST=DIR [APPEND=1] converts a linked
+# copy with --wdl-format 3 and checks every WDL file against
+# data/checksums-v3.txt, writing the lines of the files it does not list
+# to DIR/checksums-v3.new (APPEND=1: into data/checksums-v3.txt).
+v3-reference: build
+	SRC=$(SRC) DST=$(DST) APPEND=$(APPEND) WDL=$(WDL) bash .ci/v3-reference
 
 # gen (in memory and out of core), verify and convert killed with SIGKILL
 # at 20 random moments each: nothing partial under a final name, a

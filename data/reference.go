@@ -1,7 +1,8 @@
 // Package data is the reference the repository ships with its code: the
 // SHA-256 of every table file as this project generates it
 // (checksums.txt for a directory of format version 1, checksums-v2.txt
-// for one of version 2; compiled into the binary) and the measured table of
+// for one of version 2, checksums-v3.txt for the WDL files of format
+// version 3 written beside version-2 tables; compiled into the binary) and the measured table of
 // tables (tables.md, for people). Generation is deterministic, so a table
 // that differs from its reference checksum means the generator's output
 // changed.
@@ -23,6 +24,10 @@ const ReferenceName = "the reference data/checksums.txt"
 // in messages.
 const ReferenceV2Name = "the reference data/checksums-v2.txt"
 
+// ReferenceV3Name names the reference checksums of version-3 WDL files
+// in messages.
+const ReferenceV3Name = "the reference data/checksums-v3.txt"
+
 //go:embed checksums.txt
 var checksums string
 
@@ -41,11 +46,23 @@ func Checksums() map[string]string { return parse(checksums) }
 // version 1: a directory holds one file per table.
 func ChecksumsV2() map[string]string { return parse(checksumsV2) }
 
+//go:embed checksums-v3.txt
+var checksumsV3 string
+
+// ChecksumsV3 returns the reference SHA-256 of each WDL file of format
+// version 3 made from the version-2 tables of ChecksumsV2, from
+// checksums-v3.txt. The names are those of the version-2 WDL files (a
+// directory holds one file per material and profile, of either version).
+func ChecksumsV3() map[string]string { return parse(checksumsV3) }
+
 // ReferenceNameOf names the reference list of format version in
 // messages.
 func ReferenceNameOf(version int) string {
-	if version == 2 {
+	switch version {
+	case 2:
 		return ReferenceV2Name
+	case 3:
+		return ReferenceV3Name
 	}
 	return ReferenceName
 }

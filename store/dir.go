@@ -401,11 +401,10 @@ func (d *Dir) Forget(name string) {
 // named in the list of its version must match it.
 type References struct{ V1, V2, V3 map[string]string }
 
-// RepositoryReferences returns the repository's lists, data.Checksums and
-// data.ChecksumsV2. Version-3 WDL files have no list yet: they are
-// recorded as they are made.
+// RepositoryReferences returns the repository's lists, data.Checksums,
+// data.ChecksumsV2 and data.ChecksumsV3.
 func RepositoryReferences() References {
-	return References{V1: data.Checksums(), V2: data.ChecksumsV2()}
+	return References{V1: data.Checksums(), V2: data.ChecksumsV2(), V3: data.ChecksumsV3()}
 }
 
 // Of returns the list of format version and its name for messages.
@@ -414,7 +413,7 @@ func (r References) Of(version int) (map[string]string, string) {
 	case probe.Version2:
 		return r.V2, data.ReferenceV2Name
 	case probe.Version3:
-		return r.V3, "the version-3 reference list"
+		return r.V3, data.ReferenceV3Name
 	}
 	return r.V1, data.ReferenceName
 }

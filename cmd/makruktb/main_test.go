@@ -44,23 +44,29 @@ func run(t *testing.T, args ...string) (string, error) {
 // deterministic, so any difference is a change in the generator's output.
 func TestGoldenChecksums(t *testing.T) {
 	for _, c := range []struct {
-		name   string
-		flags  []string
-		golden map[string]string
+		name          string
+		flags         []string
+		tables, files map[string]string // the references of the tables and of the WDL files
 	}{
-		{"version 2", nil, data.ChecksumsV2()},
-		{"version 1", []string{"--format", "1"}, data.Checksums()},
+		{"version 2", nil, data.ChecksumsV2(), data.ChecksumsV2()},
+		{"version 1", []string{"--format", "1"}, data.Checksums(), data.Checksums()},
+		{"version-3 WDL files", []string{"--wdl-format", "3"}, data.ChecksumsV2(), data.ChecksumsV3()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			_, err := run(t, append([]string{"gen", "--tables", dir, "--max-pieces", "3"}, c.flags...)...)
 			require.NoError(t, err)
-			for _, name := range []string{"KRvK.mtbm", "KSvK.mtbm", "KNvK.mtbm", "KMvK.mtbm"} {
-				want, ok := c.golden[name]
-				require.True(t, ok, "the reference lacks %s", name)
-				got, err := store.FileSHA256(filepath.Join(dir, name))
-				require.NoError(t, err)
-				require.Equal(t, want, got, name)
+			for _, m := range []string{"KRvK", "KSvK", "KNvK", "KMvK"} {
+				for _, f := range []struct {
+					name   string
+					golden map[string]string
+				}{{m + ".mtbm", c.tables}, {m + ".thai.mtbw", c.files}, {m + ".cambodian.mtbw", c.files}} {
+					want, ok := f.golden[f.name]
+					require.True(t, ok, "the reference lacks %s", f.name)
+					got, err := store.FileSHA256(filepath.Join(dir, f.name))
+					require.NoError(t, err)
+					require.Equal(t, want, got, f.name)
+				}
 			}
 			out, err := run(t, "verify", "--tables", dir)
 			require.NoError(t, err, out)
