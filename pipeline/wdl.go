@@ -52,8 +52,8 @@ func WriteWDL(ctx context.Context, report Reporter, dir *store.Dir, m tb.Materia
 type WDLWriter struct {
 	// Version is the format of the files written: probe.Version2 (zstd
 	// blocks), probe.Version3 (pairs streams, probed with no cache), or 0:
-	// version 2, a file of either version made from the tables beside it
-	// kept.
+	// DefaultWDLVersion, a file of either version made from the tables
+	// beside it kept.
 	Version int
 	dir     *store.Dir
 	others  otherSides
@@ -113,6 +113,11 @@ func (w *WDLWriter) Prepare(m tb.Material, profiles []honour.Rules) {
 	}
 }
 
+// DefaultWDLVersion is the format of the WDL files written when none is
+// asked for: version 3, whose probes read a few bytes of the file and
+// need no cache of decompressed blocks.
+const DefaultWDLVersion = probe.Version3
+
 // writeWDLWith is WriteWDL with the values of the sides version-2 files do
 // not store from others.
 func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Material, r *honour.Rules, version int, others otherSides) (res WDLResult, err error) {
@@ -147,6 +152,9 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 			res.Size, err = fileSize(path)
 		}
 		return res, err
+	}
+	if version == 0 {
+		version = DefaultWDLVersion
 	}
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
