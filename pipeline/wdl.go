@@ -206,10 +206,7 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 		return res, err
 	}
 	// Made anew from its tables, the file replaces its record.
-	held := dtm.Header.Version // a WDL file is held to the list of its tables' version
-	if version == probe.Version3 {
-		held = probe.Version3
-	}
+	held := wdlList(version, dtm.Header.Version)
 	if _, err := d.Accept(store.Candidate{Name: name, Version: held, Replace: true}); err != nil {
 		return res, err
 	}
@@ -433,14 +430,26 @@ func (v *Verifier) checkWDL(ctx context.Context, path string, m tb.Material, rul
 // version-3 sub-tables: written in 28-31 s against 35-39, a gen beside).
 var wholeSubs = probe.WithDecodedWDL(1 << 27)
 
-// wdlReferenceVersion is the reference list a WDL file present is held to:
-// version 3's for a version-3 file, else that of the version of the DTM
-// table it was made from (the two kinds of directory give the same names
-// different bytes).
+// wdlReferenceVersion is the reference list a WDL file present is held to
+// (wdlList of its version and its DTM table's).
 func wdlReferenceVersion(d *store.Dir, id probe.ID) int {
-	if v, _ := d.Entry(id.WDLFileName()); v.Version == probe.Version3 {
+	wdl, _ := d.Entry(id.WDLFileName())
+	tables, _ := d.Version(probe.DTMID(id.Material))
+	return wdlList(wdl.Version, tables)
+}
+
+// wdlList is the reference list of a WDL file of format version made from
+// tables of format tables: version 3's for a version-3 file made from
+// version-2 tables (data/checksums-v3.txt), none for one made from
+// version-1 tables (its bytes record their checksums), else the list of
+// its tables' version (the two kinds of directory give the same names
+// different bytes).
+func wdlList(version, tables int) int {
+	switch {
+	case version != probe.Version3:
+		return tables
+	case tables == probe.Version2:
 		return probe.Version3
 	}
-	v, _ := d.Version(probe.DTMID(id.Material))
-	return v
+	return store.Unlisted
 }

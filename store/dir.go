@@ -407,9 +407,16 @@ func RepositoryReferences() References {
 	return References{V1: data.Checksums(), V2: data.ChecksumsV2(), V3: data.ChecksumsV3()}
 }
 
+// Unlisted is the list key of files no reference list holds (References.Of
+// gives no list): a version-3 WDL file made from version-1 tables, whose
+// bytes record those tables' checksums.
+const Unlisted = -1
+
 // Of returns the list of format version and its name for messages.
 func (r References) Of(version int) (map[string]string, string) {
 	switch version {
+	case Unlisted:
+		return nil, "no reference list"
 	case probe.Version2:
 		return r.V2, data.ReferenceV2Name
 	case probe.Version3:
