@@ -74,7 +74,7 @@ func TestRunWritesWDLFiles(t *testing.T) {
 
 	// A reference that disagrees rejects the file.
 	require.NoError(t, os.Remove(path))
-	_, err = WriteWDL(context.Background(), quiet{}, openDir(t, dir, store.References{V2: map[string]string{"KRvKN.thai.mtbw": "00"}}), tb.MustParseMaterial("KRvKN"), &honour.ThaiRules)
+	_, err = WriteWDL(context.Background(), quiet{}, openDir(t, dir, store.References{V3: map[string]string{"KRvKN.thai.mtbw": "00"}}), tb.MustParseMaterial("KRvKN"), &honour.ThaiRules)
 	require.ErrorContains(t, err, "not accepted")
 	require.NoFileExists(t, path)
 	require.FileExists(t, path+store.RejectedSuffix)
@@ -98,7 +98,7 @@ func TestRunWritesWDLFilesOfABareKing(t *testing.T) {
 	r := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), WDL: true, Profiles: profiles}
 	require.NoError(t, r.Run(context.Background(), jobs))
 	for _, name := range []string{"KRvK.thai.mtbw", "KRvK.cambodian.mtbw"} {
-		require.Equal(t, store.RepositoryReferences().V2[name], mustSum(t, filepath.Join(dir, name)), name)
+		require.Equal(t, store.RepositoryReferences().V3[name], mustSum(t, filepath.Join(dir, name)), name)
 	}
 }
 
@@ -134,7 +134,8 @@ func TestRunWritesVersion3WDLFiles(t *testing.T) {
 }
 
 // A WDLWriter, which derives each side a version-2 file does not store
-// once for many files, writes the bytes the run wrote (their references).
+// once for many files, writes the bytes the run wrote (their references,
+// in the default format 3).
 func TestWDLWriterWritesTheReference(t *testing.T) {
 	dir := t.TempDir()
 	profiles := []honour.Rules{honour.ThaiRules, honour.CambodianRules}
@@ -148,7 +149,7 @@ func TestWDLWriterWritesTheReference(t *testing.T) {
 			res, err := w.Write(context.Background(), quiet{}, mat, &profiles[i])
 			require.NoError(t, err)
 			require.False(t, res.Kept)
-			require.Equal(t, store.RepositoryReferences().V2[res.Name], mustSum(t, filepath.Join(dir, res.Name)), res.Name)
+			require.Equal(t, store.RepositoryReferences().V3[res.Name], mustSum(t, filepath.Join(dir, res.Name)), res.Name)
 		}
 	}
 	res, err := w.Write(context.Background(), quiet{}, m, &profiles[0])
@@ -157,8 +158,9 @@ func TestWDLWriterWritesTheReference(t *testing.T) {
 }
 
 // A WDL file made before WDL files stored bounds where captures decide
-// (codec 1) beside the tables it was made from is written anew from its
-// own categories, the file the writer makes today, and then kept.
+// (codec 1) beside the tables it was made from is written anew in
+// version 2 from its own categories, the file the writer makes today, and
+// then kept.
 func TestWriteWDLRecodesAnOldFile(t *testing.T) {
 	dir := t.TempDir()
 	copyFile := func(from, to string) {
@@ -169,7 +171,9 @@ func TestWriteWDLRecodesAnOldFile(t *testing.T) {
 	copyFile("KMvK.mtbm", "KMvK.mtbm")
 	copyFile("KMvK.thai.codec1.mtbw", "KMvK.thai.mtbw")
 	m := tb.MustParseMaterial("KMvK")
-	res, err := WriteWDL(context.Background(), quiet{}, openDir(t, dir, store.References{}), m, &honour.ThaiRules)
+	w := NewWDLWriter(openDir(t, dir, store.References{}))
+	w.Version = probe.Version2
+	res, err := w.Write(context.Background(), quiet{}, m, &honour.ThaiRules)
 	require.NoError(t, err)
 	require.True(t, res.Recoded)
 	require.Contains(t, res.String(), "written anew from the file present")

@@ -48,9 +48,9 @@ func TestGoldenChecksums(t *testing.T) {
 		flags         []string
 		tables, files map[string]string // the references of the tables and of the WDL files
 	}{
-		{"version 2", nil, data.ChecksumsV2(), data.ChecksumsV2()},
-		{"version 1", []string{"--format", "1"}, data.Checksums(), data.Checksums()},
-		{"version-3 WDL files", []string{"--wdl-format", "3"}, data.ChecksumsV2(), data.ChecksumsV3()},
+		{"default: version 2, version-3 WDL files", nil, data.ChecksumsV2(), data.ChecksumsV3()},
+		{"version-2 WDL files", []string{"--wdl-format", "2"}, data.ChecksumsV2(), data.ChecksumsV2()},
+		{"version 1", []string{"--format", "1", "--wdl-format", "2"}, data.Checksums(), data.Checksums()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
