@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -73,6 +74,7 @@ type Conversion struct {
 // the tables beside it kept. Each file is reported (report.Print), then
 // the totals.
 func Convert(ctx context.Context, report Reporter, dir *store.Dir, c Conversion) error {
+	c.Materials = smallestFirst(c.Materials)
 	converted := map[string]bool{} // WDL files ConvertMaterial wrote
 	if c.Format == probe.Version2 {
 		var before, after int64
@@ -128,6 +130,20 @@ func Convert(ctx context.Context, report Reporter, dir *store.Dir, c Conversion)
 		report.Print(fmt.Sprintf("%s not written: their DTB tables are not in %s (makruktb gen --dtb PROFILE MATERIAL makes them): %v", units.Plural(len(missing), "WDL file", "WDL files"), dir.Path(), missing))
 	}
 	return nil
+}
+
+// smallestFirst orders materials by their number of pieces, the
+// smallest first (stable). A capture takes one piece, so every material a
+// capture leads to comes before the material: its WDL file is there when
+// the larger one's captures are searched (where a side's file stores
+// bounds, or where version 3 looks for them at every position), instead
+// of the position being judged from its DTM and DTB tables. In the order
+// of the directory's names KMMvKS came before KSvKM: its thai WDL file
+// (version 3) took 48.5 s without KSvKM's, 37.8 s with it, the same bytes.
+func smallestFirst(materials []tb.Material) []tb.Material {
+	out := slices.Clone(materials)
+	slices.SortStableFunc(out, func(a, b tb.Material) int { return cmp.Compare(a.Pieces(), b.Pieces()) })
+	return out
 }
 
 // ConvertMaterial rewrites the version-1 DTM and DTB tables of m in dir

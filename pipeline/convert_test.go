@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -214,4 +215,27 @@ func openDir(t *testing.T, dir string, refs store.References) *store.Dir {
 	require.NoError(t, err)
 	d.Reference = refs
 	return d
+}
+
+// Convert writes the WDL files of the smaller materials first, whatever
+// order they are given in: a larger material's captures then read them
+// (smallestFirst).
+func TestConvertWritesTheSmallerMaterialsFirst(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	profiles := []honour.Rules{honour.ThaiRules}
+	krvkn, krvk := tb.MustParseMaterial("KRvKN"), tb.MustParseMaterial("KRvK")
+	run := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences()}
+	require.NoError(t, run.Run(ctx, mustPlan(t, []tb.Material{krvkn}, profiles))) // no WDL files
+	rec := &record{}
+	c := Conversion{Materials: []tb.Material{krvkn, krvk}, Profiles: profiles, Format: probe.Version, Named: true}
+	require.NoError(t, Convert(ctx, rec, openDir(t, dir, store.RepositoryReferences()), c))
+	var written []string
+	for _, line := range rec.printed {
+		if name, _, ok := strings.Cut(line, " "); ok && strings.HasSuffix(name, ".mtbw") {
+			written = append(written, name)
+		}
+	}
+	require.Equal(t, []string{"KRvK.thai.mtbw", "KRvKN.thai.mtbw"}, written)
+	require.Equal(t, []tb.Material{krvkn, krvk}, c.Materials, "the caller's slice is left as it was")
 }
