@@ -209,7 +209,7 @@ func TestSmallestLayoutFinals(t *testing.T) {
 		}
 	}
 	for _, forms := range [][]bool{{false}, {false, true}} {
-		c, err := smallestLayout(space, codes, free, forms, nil)
+		c, err := smallestLayout(space, codes, free, forms)
 		require.NoError(t, err)
 		require.Less(t, c.guess, len(c.stream)/2, "the returned stream is a whole one, not its sample's")
 		require.Equal(t, len(forms) == 2, c.bounded, "the bounded form where it may be chosen")
@@ -228,41 +228,5 @@ func TestSmallestLayoutFinals(t *testing.T) {
 				t.Fatalf("forms %v, order %v: free index %d holds %d above its ceiling %d", forms, c.order.order, i, got, ceiling&^freeCode)
 			}
 		}
-	}
-}
-
-// Where the captures' searches find a bound above a category (here
-// marked so without searching: every search done, unsound set), the side
-// is laid out plain even where the bounded form would be the smaller;
-// where they are sound, as without searches.
-func TestSmallestLayoutUnsoundBounds(t *testing.T) {
-	defer func(a, b, c, d int) { sampleRun, sampleRuns, quickRun, quickRuns = a, b, c, d }(sampleRun, sampleRuns, quickRun, quickRuns)
-	sampleRun, sampleRuns, quickRun, quickRuns = 1<<10, 8, 1<<8, 4
-	space, err := index.New(tb.MustParseMaterial("KRvKN"))
-	require.NoError(t, err)
-	n := space.Size()
-	rng := rand.New(rand.NewPCG(7, 8))
-	codes, free := make([]byte, n), make([]byte, n)
-	for i := range codes { // as in TestSmallestLayoutFinals: the bounded form is the smaller
-		codes[i] = byte((i/64%8 + i/4096%3) % 5)
-		if rng.IntN(4) == 0 {
-			codes[i] = byte(rng.IntN(5))
-		}
-		switch r := rng.IntN(20); {
-		case r == 0:
-			free[i] = freeHole
-		case r < 9:
-			free[i] = freeCapture | codes[i]
-		}
-	}
-	for _, unsound := range []bool{false, true} {
-		b := newCaptureBounds(nil, nil, space, tb.White, codes, free)
-		for w := range b.done {
-			b.done[w] = ^uint64(0) // nothing left to search
-		}
-		b.unsound.Store(unsound)
-		c, err := smallestLayout(space, codes, free, []bool{false, true}, b)
-		require.NoError(t, err)
-		require.Equal(t, !unsound, c.bounded, "unsound %v", unsound)
 	}
 }

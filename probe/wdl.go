@@ -158,7 +158,7 @@ func writeWDL(w io.WriterAt, dtm, dtb *File, r *honour.Rules, subs *Tables, vers
 // of the index's digits (order.go) whose stream is smallest, the codes of
 // holes free (fillFree chooses them). With subs, a side where every
 // capture's bound is sound is also encoded with the codes where a capture
-// decides free up to their category (captureBounds), in its own best order,
+// decides free up to their category (captureFree), in its own best order,
 // and stored so when that stream is the smaller (Captures): a probe then
 // searches the captures where the stored code is below a win, as
 // Syzygy's probers always do.
@@ -204,12 +204,24 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 			return 0, err
 		}
 		forms := []bool{false}
-		var bounds *captureBounds // the bounded form's free codes, searched on demand
 		if subs != nil {
-			forms = append(forms, true)
-			bounds = newCaptureBounds(subs, r, space, side, plain, free)
+			var unsound atomic.Bool
+			err = parallel.For(ctx, chunks, 0, func(u int64) error {
+				lo, hi := chunk(u)
+				ok, err := captureFree(subs, r, space, side, lo, plain[lo:hi], free[lo:hi])
+				if !ok {
+					unsound.Store(true)
+				}
+				return err
+			}, nil)
+			if err != nil {
+				return 0, err
+			}
+			if !unsound.Load() {
+				forms = append(forms, true)
+			}
 		}
-		c, err := smallestLayout(space, plain, free, forms, bounds)
+		c, err := smallestLayout(space, plain, free, forms)
 		if err != nil {
 			return 0, err
 		}
@@ -285,28 +297,11 @@ func layouts(space *index.Space, forms []bool) ([]*layout, error) {
 // chooses: each layout's sample is encoded, the best four of each kind
 // (kings together, apart) on a larger sample, then the whole stream of
 // the best of each kind (of the best, when a sample is the whole stream).
-func smallestLayout(space *index.Space, codes, free []byte, forms []bool, bounds *captureBounds) (*layout, error) {
+func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layout, error) {
 	cands, err := layouts(space, forms)
 	if err != nil {
 		return nil, err
 	}
-	// searched makes the capture searches the bounded layouts of ls read
-	// on samples of runs runs of length values (every one when length
-	// is 0), and reports whether the bounded form is still sound; if not,
-	// the side is laid out plain.
-	searched := func(ls []*layout, runs, length int) (bool, error) {
-		if bounds == nil {
-			return true, nil
-		}
-		var err error
-		if length == 0 {
-			err = bounds.all()
-		} else {
-			err = bounds.coverAll(ls, runs, length)
-		}
-		return !bounds.unsound.Load(), err
-	}
-	plainOnly := func() (*layout, error) { return smallestLayout(space, codes, free, []bool{false}, nil) }
 	// guess encodes each candidate's sample of runs runs of length values
 	// (its whole stream when that is no longer), keeping that stream,
 	// and sorts them by its size. Stable: among equal guesses the earlier
@@ -334,12 +329,6 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool, bounds
 		slices.SortStableFunc(cands, func(a, b *layout) int { return a.guess - b.guess })
 		return whole, err
 	}
-	if sound, err := searched(cands, quickRuns, quickRun); err != nil || !sound {
-		if err != nil {
-			return nil, err
-		}
-		return plainOnly()
-	}
 	whole, err := guess(cands, quickRuns, quickRun)
 	if err != nil || whole {
 		return cands[0], err
@@ -348,24 +337,10 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool, bounds
 	// sample favours the kings apart where the whole stream does not
 	// (KRRNvK.thai: 3.77 MB chosen that way, 3.4 with the kings together).
 	cands = append(bestOfKind(cands, false, quickBest/2), bestOfKind(cands, true, quickBest/2)...)
-	if sound, err := searched(cands, sampleRuns, sampleRun); err != nil || !sound {
-		if err != nil {
-			return nil, err
-		}
-		return plainOnly()
-	}
 	if whole, err = guess(cands, sampleRuns, sampleRun); err != nil || whole {
 		return cands[0], err
 	}
 	finals := append(bestOfKind(cands, false, 1), bestOfKind(cands, true, 1)...)
-	if slices.ContainsFunc(finals, func(l *layout) bool { return l.bounded }) {
-		if sound, err := searched(finals, 0, 0); err != nil || !sound {
-			if err != nil {
-				return nil, err
-			}
-			return plainOnly()
-		}
-	}
 	// One at a time where Encode uses every core on a stream of many
 	// parts (a whole stream and its ceilings take twice the side's size:
 	// a six-piece side's 7.6 GB); together where each is one part.
@@ -509,6 +484,29 @@ func capturesDecide(subs *Tables, r *honour.Rules, p *tb.Position, c byte, barin
 		return false, false, err
 	}
 	return bound == cat, bound <= cat, nil
+}
+
+// captureFree marks free, up to its category, each legal index of side
+// from lo whose captures' bound equals its category (encodeWDLPairs'
+// bounded form); false when a bound exceeds a category.
+func captureFree(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color, lo uint64, codes, free []byte) (bool, error) {
+	ok := true
+	var err error
+	space.WalkRange(side, lo, lo+uint64(len(codes)), func(i uint64, p *tb.Position) {
+		j := i - lo
+		if !ok {
+			return
+		}
+		var decides, sound bool
+		if decides, sound, err = capturesDecide(subs, r, p, codes[j], true); err != nil || !sound {
+			ok = false
+			return
+		}
+		if decides {
+			free[j] = freeCapture | codes[j]
+		}
+	})
+	return ok, err
 }
 
 // encodeWDL writes a WDL file with header h (index and sources filled
