@@ -2,8 +2,8 @@
 // SHA-256 of every table file as this project generates it
 // (checksums.txt for a directory of format version 1, checksums-v2.txt
 // for one of version 2, checksums-v3.txt for the WDL files of format
-// version 3 written beside version-2 tables; compiled into the binary) and the measured table of
-// tables (tables.md, for people). Generation is deterministic, so a table
+// version 3 written beside version-2 tables; compiled into the binary)
+// and the measured table of tables (tables.md, for people). Generation is deterministic, so a table
 // that differs from its reference checksum means the generator's output
 // changed.
 //
