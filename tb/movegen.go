@@ -111,21 +111,31 @@ func (p *Position) pinned(king Square) Bitboard {
 }
 
 // forEachLegal calls f for every legal move of the side to move until f
-// returns false. When the king is not in check, a piece that is not pinned
-// may make every pseudo-legal move; only king moves, pinned pieces and
-// check evasions are tested one by one.
+// returns false. The squares the other side attacks with the king lifted
+// give the king's legal steps at once; when the king is not in check, a
+// piece that is not pinned may make every pseudo-legal move; only pinned
+// pieces and check evasions are tested one by one.
 func (p *Position) forEachLegal(f func(from, to Square, t PieceType) bool) {
 	us := p.Side
 	occ := p.Occupied()
 	king := p.KingSquare(us)
+	attacked := p.attackedBy(us.Other(), occ&^king.Bitboard())
 	careful := p.pinned(king)
-	if p.attackersOf(king, us.Other(), occ, ^Bitboard(0)) != 0 {
+	if attacked.Has(king) {
 		careful = ^Bitboard(0)
 	}
 	for t := PieceType(0); t < NumPieceTypes; t++ {
 		for pcs := p.Pieces(us, t); pcs != 0; {
 			from := pcs.PopFirst()
-			check := t == King || careful.Has(from)
+			if t == King {
+				for to := kingSteps[king] &^ p.byColor[us] &^ attacked; to != 0; {
+					if !f(from, to.PopFirst(), t) {
+						return
+					}
+				}
+				continue
+			}
+			check := careful.Has(from)
 			for to := p.targets(us, t, from, occ); to != 0; {
 				dst := to.PopFirst()
 				if check && !p.isLegal(from, dst, king) {

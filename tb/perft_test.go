@@ -3,6 +3,7 @@ package tb
 import (
 	"bufio"
 	"context"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -98,4 +99,29 @@ func TestPerftContext(t *testing.T) {
 	cancel()
 	_, err = p.PerftContext(ctx, 12)
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// BenchmarkLegalMoves lists the legal moves of random legal positions of
+// a five-piece material with a Khon, either side to move: the one-ply
+// searches of verify and of the derivation of a version-2 file's other
+// side call it at every position.
+func BenchmarkLegalMoves(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := MustParseMaterial("KRSvKN")
+	var positions []Position
+	for len(positions) < 4096 {
+		if p, ok := RandomPosition(rng, m, Color(len(positions)%2)); ok {
+			positions = append(positions, p)
+		}
+	}
+	var l MoveList
+	moves := 0
+	for n := 0; b.Loop(); n++ {
+		l.N = 0
+		positions[n%len(positions)].LegalMoves(&l)
+		moves += l.N
+	}
+	if moves == 0 {
+		b.Fatal("no moves")
+	}
 }
