@@ -235,9 +235,10 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 		step    bool
 	)
 	quiet, captures := succ.quiet[:0], succ.captures[:0]
+	theirs := p.ByColor(p.Side.Other())
 	for _, m := range moves {
-		c, t := p.PieceAt(m.To())
-		if t != tb.NoPiece {
+		if theirs.Has(m.To()) {
+			c, t := p.PieceAt(m.To())
 			captures = append(captures, captureSuccessor{site: resolvers[0].site(p, m, c, t), c: c, t: t})
 			continue
 		}
