@@ -676,11 +676,16 @@ func (t *Tables) captureBound(p *tb.Position, r *honour.Rules, baring bool) (hon
 	if !p.MayCapture() { // most positions: spares generating the moves
 		return noBound, nil
 	}
-	top := boundTop(baring)
 	var captures tb.MoveList
 	p.LegalCaptures(&captures)
+	return t.boundOf(p, captures.Slice(), r, baring)
+}
+
+// boundOf is captureBound of p, whose legal captures are captures.
+func (t *Tables) boundOf(p *tb.Position, captures []tb.Move, r *honour.Rules, baring bool) (honour.Category, error) {
+	top := boundTop(baring)
 	bound := noBound
-	for _, m := range captures.Slice() {
+	for _, m := range captures {
 		q := p.Play(m)
 		q.CountLimit, q.CountPly = tb.NoCount, 0
 		c, err := t.wdlOf(q, r, true)
@@ -696,6 +701,45 @@ func (t *Tables) captureBound(p *tb.Position, r *honour.Rules, baring bool) (hon
 		}
 	}
 	return bound, nil
+}
+
+// runCaptures lists the legal captures of the positions of a pass that
+// bounds a side by its captures, one position after another in index
+// order. In a space of runs the moves common to a run's positions are
+// found once (tb.LaneMoves), as the generator's seed finds them: the last
+// piece's square is the index's last digit.
+type runCaptures struct {
+	laneColor tb.Color
+	laneType  tb.PieceType
+	runs      bool
+	run       uint64 // the run lane holds, or ^0
+	lane      tb.LaneMoves
+	moves     tb.MoveList
+}
+
+func newRunCaptures(space *index.Space) *runCaptures {
+	c, t, runs := space.LanePiece()
+	return &runCaptures{laneColor: c, laneType: t, runs: runs, run: ^uint64(0)}
+}
+
+// of returns the legal captures of p, the legal position of index i; the
+// list lasts until the next call.
+func (rc *runCaptures) of(i uint64, p *tb.Position) []tb.Move {
+	rc.moves.N = 0
+	switch {
+	case rc.runs:
+		square := tb.Square(i % 64)
+		if i/64 != rc.run {
+			rc.run = i / 64
+			prefix := *p
+			prefix.Remove(square)
+			rc.lane = prefix.LaneMoves(rc.laneColor, rc.laneType)
+		}
+		rc.lane.LegalCaptures(square, &rc.moves)
+	case p.MayCapture():
+		p.LegalCaptures(&rc.moves)
+	}
+	return rc.moves.Slice()
 }
 
 // countless reports whether r never counts: no pieces' limit, no board's

@@ -471,15 +471,16 @@ func fillFree(out, ceiling []byte) {
 	}
 }
 
-// capturesDecide reports whether the captures of the legal position p,
-// of code c, give its category (their bound equals it), and whether their
-// bound is sound there (not above it). baring: as captureBound's.
-func capturesDecide(subs *Tables, r *honour.Rules, p *tb.Position, c byte, baring bool) (decides, sound bool, err error) {
+// capturesDecide reports whether the captures of the legal position p
+// (index i, its captures listed by rc), of code c, give its category
+// (their bound equals it), and whether their bound is sound there (not
+// above it). baring: as captureBound's.
+func capturesDecide(subs *Tables, r *honour.Rules, rc *runCaptures, i uint64, p *tb.Position, c byte, baring bool) (decides, sound bool, err error) {
 	cat := wdlCategory(c)
 	if cat > boundTop(baring) {
 		return false, true, nil
 	}
-	bound, err := subs.captureBound(p, r, baring)
+	bound, err := subs.boundOf(p, rc.of(i, p), r, baring)
 	if err != nil {
 		return false, false, err
 	}
@@ -492,13 +493,14 @@ func capturesDecide(subs *Tables, r *honour.Rules, p *tb.Position, c byte, barin
 func captureFree(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color, lo uint64, codes, free []byte) (bool, error) {
 	ok := true
 	var err error
+	rc := newRunCaptures(space)
 	space.WalkRange(side, lo, lo+uint64(len(codes)), func(i uint64, p *tb.Position) {
 		j := i - lo
 		if !ok {
 			return
 		}
 		var decides, sound bool
-		if decides, sound, err = capturesDecide(subs, r, p, codes[j], true); err != nil || !sound {
+		if decides, sound, err = capturesDecide(subs, r, rc, i, p, codes[j], true); err != nil || !sound {
 			ok = false
 			return
 		}
@@ -604,6 +606,7 @@ func boundCodes(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color
 	next := lo // the first index not yet rewritten
 	ok := true
 	var err error
+	rc := newRunCaptures(space)
 	space.WalkRange(side, lo, lo+uint64(len(codes)), func(i uint64, p *tb.Position) {
 		if !ok {
 			return
@@ -613,7 +616,7 @@ func boundCodes(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color
 		}
 		c := codes[i-lo]
 		var decides, sound bool
-		if decides, sound, err = capturesDecide(subs, r, p, c, false); err != nil || !sound {
+		if decides, sound, err = capturesDecide(subs, r, rc, i, p, c, false); err != nil || !sound {
 			ok = false
 			return
 		}
@@ -756,6 +759,7 @@ func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules, subs *T
 		// hole holds whatever its writer chose).
 		baring := h.BaringCapturesExact()
 		var bad error
+		rc := newRunCaptures(wdl.Space)
 		wdl.Space.WalkRange(side, lo, lo+uint64(len(raw)), func(at uint64, p *tb.Position) {
 			i := int(at - lo)
 			if bad != nil {
@@ -764,7 +768,7 @@ func CheckWDL(ctx context.Context, wdl, dtm, dtb *File, r *honour.Rules, subs *T
 			stored := wdlCategory(raw[i])
 			found := stored
 			if stored < boundTop(baring) {
-				bound, err := subs.captureBound(p, r, baring)
+				bound, err := subs.boundOf(p, rc.of(at, p), r, baring)
 				if err != nil {
 					bad = err
 					return

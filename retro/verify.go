@@ -167,16 +167,30 @@ func verify(ctx context.Context, tables []*Table, resolvers []captureValues, opt
 // the workers of opts, reporting progress under stage.
 func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues, opts Options, stage Stage, sides func(tb.Color) bool, fn func(side tb.Color, i uint64, p *tb.Position, want []value.Value)) error {
 	space := tables[0].Space
+	laneColor, laneType, runs := space.LanePiece()
 	return forKingPairs(ctx, space, &opts, stage, 0, func(side tb.Color, k int) {
 		if !sides(side) {
 			return
 		}
 		var moves tb.MoveList
 		var succ successors
+		var lane tb.LaneMoves
+		run := ^uint64(0)
 		want := make([]value.Value, len(tables))
 		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
-			p.LegalMoves(&moves)
+			if runs { // a run's common moves found once, as the seed finds them
+				square := tb.Square(i % 64)
+				if i/64 != run {
+					run = i / 64
+					prefix := *p
+					prefix.Remove(square)
+					lane = prefix.LaneMoves(laneColor, laneType)
+				}
+				lane.LegalMoves(square, &moves)
+			} else {
+				p.LegalMoves(&moves)
+			}
 			oneMoveValues(tables, resolvers, p, i, k, moves.Slice(), want, &succ)
 			fn(side, i, p, want)
 		})
@@ -235,9 +249,10 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 		step    bool
 	)
 	quiet, captures := succ.quiet[:0], succ.captures[:0]
+	theirs := p.ByColor(p.Side.Other())
 	for _, m := range moves {
-		c, t := p.PieceAt(m.To())
-		if t != tb.NoPiece {
+		if theirs.Has(m.To()) {
+			c, t := p.PieceAt(m.To())
 			captures = append(captures, captureSuccessor{site: resolvers[0].site(p, m, c, t), c: c, t: t})
 			continue
 		}

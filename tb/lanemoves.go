@@ -51,6 +51,7 @@ type LaneMoves struct {
 	// off it in every fast lane, does not change them.
 	pinnedQuiet int
 	pinnedCaps  MoveList
+	pinnedMoves MoveList // quiet moves and captures
 	movers      [maxLaneMovers]laneMover
 	numMovers   int
 }
@@ -121,11 +122,13 @@ func (p *Position) LaneMoves(c Color, t PieceType) LaneMoves {
 			}
 			for targets != 0 {
 				to := targets.PopFirst()
-				switch {
-				case !p.isLegal(from, to, m.king):
-				case m.them.Has(to):
+				if !p.isLegal(from, to, m.king) {
+					continue
+				}
+				m.pinnedMoves.add(NewMove(from, to))
+				if m.them.Has(to) {
 					m.pinnedCaps.add(NewMove(from, to))
-				default:
+				} else {
 					m.pinnedQuiet++
 				}
 			}
@@ -184,6 +187,57 @@ func (m *LaneMoves) LegalCaptures(s Square, l *MoveList) (quiet int) {
 		}
 	}
 	return quiet
+}
+
+// LegalMoves is Position.LegalMoves for the run's position with the lane
+// piece on s, a free square: it appends the legal moves to l, each piece's
+// together (in some order).
+func (m *LaneMoves) LegalMoves(s Square, l *MoveList) {
+	lane := s.Bitboard()
+	us := m.us
+	occ := m.occ | lane
+	kingMoves := m.kingQuiet | m.kingCaps
+	switch {
+	case m.fullRun || m.full.Has(s):
+		p := m.prefix
+		p.Put(m.laneColor, m.laneType, s)
+		p.LegalMoves(l)
+		return
+	case m.laneColor == m.prefix.Side:
+		us |= lane
+		kingMoves &^= lane
+		targets := m.prefix.game.Attacks(m.laneType, m.laneColor, s, occ) &^ us & m.evasions
+		for targets != 0 {
+			l.add(NewMove(s, targets.PopFirst()))
+		}
+	default:
+		attacks := m.prefix.game.Attacks(m.laneType, m.laneColor, s, occ&^m.king.Bitboard())
+		if attacks.Has(m.king) {
+			p := m.prefix // check
+			p.Put(m.laneColor, m.laneType, s)
+			p.LegalMoves(l)
+			return
+		}
+		kingMoves &^= attacks
+		if kingSteps[m.king].Has(s) && !m.attacked.Has(s) {
+			kingMoves |= lane
+		}
+	}
+	for kingMoves != 0 {
+		l.add(NewMove(m.king, kingMoves.PopFirst()))
+	}
+	for _, mv := range m.pinnedMoves.Slice() {
+		l.add(mv)
+	}
+	for _, mv := range m.movers[:m.numMovers] {
+		targets := mv.targets
+		if mv.t == Rook {
+			targets = RookAttacks(mv.from, occ) & m.evasions
+		}
+		for targets &^= us; targets != 0; {
+			l.add(NewMove(mv.from, targets.PopFirst()))
+		}
+	}
 }
 
 // generate lists the moves of the lane's position the ordinary way.

@@ -75,7 +75,8 @@ func TestLaneRetractorMatchesRetractor(t *testing.T) {
 // TestLaneMovesMatchLegalCaptures: for random positions, with one piece
 // taken off as the lane piece, LaneMoves gives on every legal lane the quiet
 // count and the captures (as a set) that Position.LegalCaptures gives with
-// the piece on that square — and most lanes take its quick path.
+// the piece on that square, and the moves Position.LegalMoves gives (as a
+// set, each piece's together) — and most lanes take its quick path.
 func TestLaneMovesMatchLegalCaptures(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	materials := []string{"KRvKN", "KRRvKN", "KRSvKN", "KNvKR", "KSvKR", "KRvKS", "KSSvKM", "KRMvKNS", "KRNvKR", "KMvKR", "KRRvKRR", "KSSvKSS"}
@@ -99,6 +100,11 @@ func TestLaneMovesMatchLegalCaptures(t *testing.T) {
 				gotQuiet := lm.LegalCaptures(s, &got)
 				require.Equal(t, wantQuiet, gotQuiet, "%s %s: quiet moves", name, q.FEN())
 				require.ElementsMatch(t, want.Slice(), got.Slice(), "%s %s: captures", name, q.FEN())
+				want.N, got.N = 0, 0
+				q.LegalMoves(&want)
+				lm.LegalMoves(s, &got)
+				require.ElementsMatch(t, want.Slice(), got.Slice(), "%s %s: moves", name, q.FEN())
+				require.True(t, groupedByPiece(got.Slice()), "%s %s: moves %v not grouped by piece", name, q.FEN(), got.Slice())
 				all++
 				if !lm.fullRun && !lm.full.Has(s) {
 					quick++
@@ -121,4 +127,18 @@ func randomRun(rng *rand.Rand, m Material, side Color) (prefix Position, c Color
 			return prefix, c, t
 		}
 	}
+}
+
+// groupedByPiece reports whether the moves of each piece come together.
+func groupedByPiece(moves []Move) bool {
+	var done Bitboard
+	for i, m := range moves {
+		if i > 0 && moves[i-1].From() != m.From() {
+			if done.Has(m.From()) {
+				return false
+			}
+			done |= moves[i-1].From().Bitboard()
+		}
+	}
+	return true
 }

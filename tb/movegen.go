@@ -89,13 +89,6 @@ func (p *Position) attackedBy(c Color, occ Bitboard) Bitboard {
 	return a
 }
 
-// kingTargets returns the legal destinations of the king of the side to
-// move: not attacked once the king has left its square.
-func (p *Position) kingTargets(king Square) Bitboard {
-	us := p.Side
-	return kingSteps[king] &^ p.byColor[us] &^ p.attackedBy(us.Other(), p.Occupied()&^king.Bitboard())
-}
-
 // pinned returns the pieces of the side to move that stand alone between
 // their king and an enemy rook (the only sliders in Makruk).
 func (p *Position) pinned(king Square) Bitboard {
@@ -111,22 +104,29 @@ func (p *Position) pinned(king Square) Bitboard {
 }
 
 // forEachLegal calls f for every legal move of the side to move until f
-// returns false. When the king is not in check, a piece that is not pinned
-// may make every pseudo-legal move; only king moves, pinned pieces and
-// check evasions are tested one by one.
+// returns false. The squares the other side attacks with the king lifted
+// give the king's legal steps at once, and the evasion squares the other
+// pieces' moves under a check (moveMask); only a pinned piece's moves are
+// tested one by one.
 func (p *Position) forEachLegal(f func(from, to Square, t PieceType) bool) {
 	us := p.Side
 	occ := p.Occupied()
 	king := p.KingSquare(us)
-	careful := p.pinned(king)
-	if p.attackersOf(king, us.Other(), occ, ^Bitboard(0)) != 0 {
-		careful = ^Bitboard(0)
-	}
+	attacked := p.attackedBy(us.Other(), occ&^king.Bitboard())
+	pins, mask := p.pinned(king), p.moveMask(king, attacked)
 	for t := PieceType(0); t < NumPieceTypes; t++ {
 		for pcs := p.Pieces(us, t); pcs != 0; {
 			from := pcs.PopFirst()
-			check := t == King || careful.Has(from)
-			for to := p.targets(us, t, from, occ); to != 0; {
+			if t == King {
+				for to := kingSteps[king] &^ p.byColor[us] &^ attacked; to != 0; {
+					if !f(from, to.PopFirst(), t) {
+						return
+					}
+				}
+				continue
+			}
+			check := pins.Has(from)
+			for to := p.targets(us, t, from, occ) & mask; to != 0; {
 				dst := to.PopFirst()
 				if check && !p.isLegal(from, dst, king) {
 					continue
@@ -137,6 +137,23 @@ func (p *Position) forEachLegal(f func(from, to Square, t PieceType) bool) {
 			}
 		}
 	}
+}
+
+// moveMask returns the squares a piece other than the king of the side to
+// move may go to, given attacked, what the other side attacks with that
+// king lifted: anywhere out of check; under one check, the checking
+// piece's square and the squares between it and the king (only a rook
+// checks from afar); under two, nowhere. A pinned piece must still keep
+// to its line.
+func (p *Position) moveMask(king Square, attacked Bitboard) Bitboard {
+	if !attacked.Has(king) {
+		return ^Bitboard(0)
+	}
+	checkers := p.attackersOf(king, p.Side.Other(), p.Occupied(), ^Bitboard(0))
+	if checkers&(checkers-1) != 0 {
+		return 0
+	}
+	return checkers | between[king][checkers.First()]
 }
 
 // LegalMoves appends every legal move of the side to move to l.
@@ -157,17 +174,13 @@ func (p *Position) CountLegalMoves() int {
 	us := p.Side
 	occ := p.Occupied()
 	king := p.KingSquare(us)
-	if p.attackersOf(king, us.Other(), occ, ^Bitboard(0)) != 0 {
-		n := 0
-		p.forEachLegal(func(Square, Square, PieceType) bool { n++; return true })
-		return n
-	}
-	pins := p.pinned(king)
-	n := p.kingTargets(king).Count()
+	attacked := p.attackedBy(us.Other(), occ&^king.Bitboard())
+	pins, mask := p.pinned(king), p.moveMask(king, attacked)
+	n := (kingSteps[king] &^ p.byColor[us] &^ attacked).Count()
 	for t := PieceType(0); t < King; t++ {
 		for pcs := p.Pieces(us, t); pcs != 0; {
 			from := pcs.PopFirst()
-			to := p.targets(us, t, from, occ)
+			to := p.targets(us, t, from, occ) & mask
 			if !pins.Has(from) {
 				n += to.Count()
 				continue
@@ -201,10 +214,7 @@ func (p *Position) LegalCaptures(l *MoveList) (quiet int) {
 	// and whether it stands in check now (lifting it blocks nothing on
 	// the way to its own square).
 	attacked := p.attackedBy(us.Other(), occ&^king.Bitboard())
-	careful := p.pinned(king)
-	if attacked.Has(king) {
-		careful = ^Bitboard(0)
-	}
+	pins, mask := p.pinned(king), p.moveMask(king, attacked)
 	kt := kingSteps[king] &^ p.byColor[us] &^ attacked
 	quiet += (kt &^ them).Count()
 	for caps := kt & them; caps != 0; {
@@ -213,8 +223,8 @@ func (p *Position) LegalCaptures(l *MoveList) (quiet int) {
 	for t := PieceType(0); t < King; t++ {
 		for pcs := p.Pieces(us, t); pcs != 0; {
 			from := pcs.PopFirst()
-			targets := p.targets(us, t, from, occ)
-			if !careful.Has(from) {
+			targets := p.targets(us, t, from, occ) & mask
+			if !pins.Has(from) {
 				quiet += (targets &^ them).Count()
 				for caps := targets & them; caps != 0; {
 					add(from, caps.PopFirst(), t)

@@ -3,6 +3,7 @@ package tb
 import (
 	"bufio"
 	"context"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -98,4 +99,83 @@ func TestPerftContext(t *testing.T) {
 	cancel()
 	_, err = p.PerftContext(ctx, 12)
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// BenchmarkLegalMoves lists the legal moves of random legal positions of
+// a five-piece material with a Khon, either side to move: the one-ply
+// searches of verify and of the derivation of a version-2 file's other
+// side call it at every position.
+func BenchmarkLegalMoves(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := MustParseMaterial("KRSvKN")
+	var positions []Position
+	for len(positions) < 4096 {
+		if p, ok := RandomPosition(rng, m, Color(len(positions)%2)); ok {
+			positions = append(positions, p)
+		}
+	}
+	var l MoveList
+	moves := 0
+	for n := 0; b.Loop(); n++ {
+		l.N = 0
+		positions[n%len(positions)].LegalMoves(&l)
+		moves += l.N
+	}
+	if moves == 0 {
+		b.Fatal("no moves")
+	}
+}
+
+// TestLegalMovesAgainstEveryTest lists the legal moves of random legal
+// positions (checks, double checks and pins among them) and compares them
+// with the plainest rule: every pseudo-legal move of the side to move
+// that does not leave its king attacked, tested by playing it. The move
+// counts and the captures' lists must agree too.
+func TestLegalMovesAgainstEveryTest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	materials := []string{"KRRvKN", "KRSvKR", "KRNvKRM", "KSSvKM", "KRvKRR", "KNNvKRS"}
+	checks := 0
+	for _, g := range []Game{Makruk, Shatranj} {
+		for _, name := range materials {
+			m := MustParseMaterial(name)
+			for n := 0; n < 3000; {
+				p, ok := RandomPosition(rng, m, Color(n%2))
+				if !ok {
+					continue
+				}
+				n++
+				p.game = g
+				if p.InCheck(p.Side) {
+					checks++
+				}
+				var want []Move
+				occ := p.Occupied()
+				for from := p.byColor[p.Side]; from != 0; {
+					s := from.PopFirst()
+					_, pt := p.PieceAt(s)
+					for to := p.targets(p.Side, pt, s, occ); to != 0; {
+						mv := NewMove(s, to.PopFirst())
+						if q := p.Play(mv); !q.InCheck(p.Side) {
+							want = append(want, mv)
+						}
+					}
+				}
+				var l MoveList
+				p.LegalMoves(&l)
+				require.ElementsMatch(t, want, l.Slice(), "%s %s", g, p.FEN())
+				require.Equal(t, len(want), p.CountLegalMoves(), "%s %s", g, p.FEN())
+				var caps MoveList
+				quiet := p.LegalCaptures(&caps)
+				var wantCaps []Move
+				for _, mv := range want {
+					if p.IsCapture(mv) {
+						wantCaps = append(wantCaps, mv)
+					}
+				}
+				require.ElementsMatch(t, wantCaps, caps.Slice(), "%s %s", g, p.FEN())
+				require.Equal(t, len(want)-len(wantCaps), quiet, "%s %s", g, p.FEN())
+			}
+		}
+	}
+	require.Greater(t, checks, 1000, "the random positions should hold many checks")
 }
