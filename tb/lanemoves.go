@@ -240,6 +240,36 @@ func (m *LaneMoves) LegalMoves(s Square, l *MoveList) {
 	}
 }
 
+// LaneCursor keeps the LaneMoves of the run a pass over a space of runs
+// is in: a pass in index order meets a run's positions one after another
+// and finds what they share once.
+type LaneCursor struct {
+	laneColor Color
+	laneType  PieceType
+	run       uint64
+	moves     LaneMoves
+}
+
+// NewLaneCursor returns a cursor over runs whose lane piece has colour c
+// and type t (not a king).
+func NewLaneCursor(c Color, t PieceType) LaneCursor {
+	return LaneCursor{laneColor: c, laneType: t, run: ^uint64(0)}
+}
+
+// Moves returns the LaneMoves of the run of p, a position whose lane
+// piece stands on square, with run the run's number (the same for all
+// its positions), and whether run differs from the last call's.
+func (lc *LaneCursor) Moves(run uint64, square Square, p *Position) (*LaneMoves, bool) {
+	if run == lc.run {
+		return &lc.moves, false
+	}
+	lc.run = run
+	prefix := *p
+	prefix.Remove(square)
+	lc.moves = prefix.LaneMoves(lc.laneColor, lc.laneType)
+	return &lc.moves, true
+}
+
 // generate lists the moves of the lane's position the ordinary way.
 func (m *LaneMoves) generate(s Square, l *MoveList) int {
 	p := m.prefix
