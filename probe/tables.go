@@ -709,17 +709,14 @@ func (t *Tables) boundOf(p *tb.Position, captures []tb.Move, r *honour.Rules, ba
 // found once (tb.LaneMoves), as the generator's seed finds them: the last
 // piece's square is the index's last digit.
 type runCaptures struct {
-	laneColor tb.Color
-	laneType  tb.PieceType
-	runs      bool
-	run       uint64 // the run lane holds, or ^0
-	lane      tb.LaneMoves
-	moves     tb.MoveList
+	runs   bool
+	cursor tb.LaneCursor
+	moves  tb.MoveList
 }
 
 func newRunCaptures(space *index.Space) *runCaptures {
 	c, t, runs := space.LanePiece()
-	return &runCaptures{laneColor: c, laneType: t, runs: runs, run: ^uint64(0)}
+	return &runCaptures{runs: runs, cursor: tb.NewLaneCursor(c, t)}
 }
 
 // of returns the legal captures of p, the legal position of index i; the
@@ -729,13 +726,8 @@ func (rc *runCaptures) of(i uint64, p *tb.Position) []tb.Move {
 	switch {
 	case rc.runs:
 		square := tb.Square(i % 64)
-		if i/64 != rc.run {
-			rc.run = i / 64
-			prefix := *p
-			prefix.Remove(square)
-			rc.lane = prefix.LaneMoves(rc.laneColor, rc.laneType)
-		}
-		rc.lane.LegalCaptures(square, &rc.moves)
+		lane, _ := rc.cursor.Moves(i/64, square, p)
+		lane.LegalCaptures(square, &rc.moves)
 	case p.MayCapture():
 		p.LegalCaptures(&rc.moves)
 	}

@@ -23,9 +23,8 @@ func (g *generator) seed(ctx context.Context) error {
 		// neighbours, and then every byte goes through compare-and-swap.
 		w := seedWriter{s, lo%4 == 0 && hi%4 == 0}
 		var moves tb.MoveList
-		var lane tb.LaneMoves
+		cursor := tb.NewLaneCursor(laneColor, laneType)
 		cache := laneCaptures{lane: tb.NoSquare}
-		run := ^uint64(0)
 		g.space.Walk(k, side, func(i uint64, p *tb.Position) {
 			if s.isSettled(i) {
 				// A known draw (markDraws): no predecessor can win
@@ -37,11 +36,8 @@ func (g *generator) seed(ctx context.Context) error {
 			var quiet int
 			if runs {
 				square := tb.Square(i % 64)
-				if i/64 != run {
-					run = i / 64
-					prefix := *p
-					prefix.Remove(square)
-					lane = prefix.LaneMoves(laneColor, laneType)
+				lane, fresh := cursor.Moves(i/64, square, p)
+				if fresh {
 					cache.known = 0
 				}
 				cache.lane = square

@@ -174,19 +174,13 @@ func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues
 		}
 		var moves tb.MoveList
 		var succ successors
-		var lane tb.LaneMoves
-		run := ^uint64(0)
+		cursor := tb.NewLaneCursor(laneColor, laneType)
 		want := make([]value.Value, len(tables))
 		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
 			if runs { // a run's common moves found once, as the seed finds them
 				square := tb.Square(i % 64)
-				if i/64 != run {
-					run = i / 64
-					prefix := *p
-					prefix.Remove(square)
-					lane = prefix.LaneMoves(laneColor, laneType)
-				}
+				lane, _ := cursor.Moves(i/64, square, p)
 				lane.LegalMoves(square, &moves)
 			} else {
 				p.LegalMoves(&moves)

@@ -176,11 +176,7 @@ func (m *LaneMoves) LegalCaptures(s Square, l *MoveList) (quiet int) {
 		l.add(c)
 	}
 	for _, mv := range m.movers[:m.numMovers] {
-		targets := mv.targets
-		if mv.t == Rook {
-			targets = RookAttacks(mv.from, occ) & m.evasions
-		}
-		targets &^= us
+		targets := mv.reach(occ, m.evasions) &^ us
 		quiet += (targets &^ them).Count()
 		for caps := targets & them; caps != 0; {
 			l.add(NewMove(mv.from, caps.PopFirst()))
@@ -199,9 +195,7 @@ func (m *LaneMoves) LegalMoves(s Square, l *MoveList) {
 	kingMoves := m.kingQuiet | m.kingCaps
 	switch {
 	case m.fullRun || m.full.Has(s):
-		p := m.prefix
-		p.Put(m.laneColor, m.laneType, s)
-		p.LegalMoves(l)
+		m.generateAll(s, l)
 		return
 	case m.laneColor == m.prefix.Side:
 		us |= lane
@@ -213,9 +207,7 @@ func (m *LaneMoves) LegalMoves(s Square, l *MoveList) {
 	default:
 		attacks := m.prefix.game.Attacks(m.laneType, m.laneColor, s, occ&^m.king.Bitboard())
 		if attacks.Has(m.king) {
-			p := m.prefix // check
-			p.Put(m.laneColor, m.laneType, s)
-			p.LegalMoves(l)
+			m.generateAll(s, l) // check
 			return
 		}
 		kingMoves &^= attacks
@@ -230,14 +222,57 @@ func (m *LaneMoves) LegalMoves(s Square, l *MoveList) {
 		l.add(mv)
 	}
 	for _, mv := range m.movers[:m.numMovers] {
-		targets := mv.targets
-		if mv.t == Rook {
-			targets = RookAttacks(mv.from, occ) & m.evasions
-		}
-		for targets &^= us; targets != 0; {
+		for targets := mv.reach(occ, m.evasions) &^ us; targets != 0; {
 			l.add(NewMove(mv.from, targets.PopFirst()))
 		}
 	}
+}
+
+// LaneCursor keeps the LaneMoves of the run a pass over a space of runs
+// is in: a pass in index order meets a run's positions one after another
+// and finds what they share once.
+type LaneCursor struct {
+	laneColor Color
+	laneType  PieceType
+	run       uint64
+	moves     LaneMoves
+}
+
+// NewLaneCursor returns a cursor over runs whose lane piece has colour c
+// and type t (not a king).
+func NewLaneCursor(c Color, t PieceType) LaneCursor {
+	return LaneCursor{laneColor: c, laneType: t, run: ^uint64(0)}
+}
+
+// Moves returns the LaneMoves of the run of p, a position whose lane
+// piece stands on square, with run the run's number (the same for all
+// its positions), and whether run differs from the last call's.
+func (lc *LaneCursor) Moves(run uint64, square Square, p *Position) (*LaneMoves, bool) {
+	if run == lc.run {
+		return &lc.moves, false
+	}
+	lc.run = run
+	prefix := *p
+	prefix.Remove(square)
+	lc.moves = prefix.LaneMoves(lc.laneColor, lc.laneType)
+	return &lc.moves, true
+}
+
+// reach returns the mover's targets with the board occupied by occ, the
+// lane piece placed: a rook's line may end on it.
+func (mv *laneMover) reach(occ, evasions Bitboard) Bitboard {
+	if mv.t == Rook {
+		return RookAttacks(mv.from, occ) & evasions
+	}
+	return mv.targets
+}
+
+// generateAll lists every legal move of the lane's position the ordinary
+// way.
+func (m *LaneMoves) generateAll(s Square, l *MoveList) {
+	p := m.prefix
+	p.Put(m.laneColor, m.laneType, s)
+	p.LegalMoves(l)
 }
 
 // generate lists the moves of the lane's position the ordinary way.
