@@ -175,13 +175,19 @@ func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues
 		var moves tb.MoveList
 		var succ successors
 		cursor := tb.NewLaneCursor(laneColor, laneType)
+		if runs && !space.Tied(k) {
+			succ.kings = &kingSteps{space: space, k: k, side: side}
+		}
 		want := make([]value.Value, len(tables))
 		space.Walk(k, side, func(i uint64, p *tb.Position) {
 			moves.N = 0
 			if runs { // a run's common moves found once, as the seed finds them
 				square := tb.Square(i % 64)
-				lane, _ := cursor.Moves(i/64, square, p)
+				lane, fresh := cursor.Moves(i/64, square, p)
 				lane.LegalMoves(square, &moves)
+				if fresh && succ.kings != nil {
+					succ.kings.enter(i-uint64(square), square, p)
+				}
 			} else {
 				p.LegalMoves(&moves)
 			}
@@ -198,6 +204,51 @@ func oneMovePass(ctx context.Context, tables []*Table, resolvers []captureValues
 type successors struct {
 	quiet    []uint64
 	captures []captureSuccessor
+	kings    *kingSteps // nil unless the pass walks the runs of a king pair not Tied
+}
+
+// kingSteps maps the king steps of the run a pass is in, each target once
+// (index.Space.KingStepRun): a step that takes the kings out of the
+// canonical region moves every piece, and the run it leads to is the same
+// for all the run's positions; only the lane piece's square is mapped.
+type kingSteps struct {
+	space  *index.Space
+	k      int
+	side   tb.Color // the side to move, whose king steps
+	run    uint64   // the run's first index
+	prefix tb.Position
+	known  tb.Bitboard // targets mapped in this run
+	ok     tb.Bitboard // targets whose new king pair is not Tied
+	to     [64]struct {
+		run   uint64
+		lanes index.LaneMap
+	}
+}
+
+// enter starts the run whose first index is run, from p, one of its
+// positions, with the lane piece on square.
+func (ks *kingSteps) enter(run uint64, square tb.Square, p *tb.Position) {
+	ks.run, ks.known, ks.ok = run, 0, 0
+	ks.prefix = *p
+	ks.prefix.Remove(square)
+}
+
+// index returns the index of the run's position whose lane piece stands
+// on square after its king steps to the square to, and false when the
+// kings land on a Tied pair (there the lane piece decides the orientation).
+func (ks *kingSteps) index(to, square tb.Square) (uint64, bool) {
+	if !ks.known.Has(to) {
+		ks.known |= to.Bitboard()
+		run, _, lanes, ok := ks.space.KingStepRun(ks.run, ks.k, &ks.prefix, ks.side, to)
+		if ok {
+			ks.ok |= to.Bitboard()
+			ks.to[to].run, ks.to[to].lanes = run, lanes
+		}
+	}
+	if !ks.ok.Has(to) {
+		return 0, false
+	}
+	return ks.to[to].run + uint64(ks.to[to].lanes.Square(square)), true
 }
 
 // captureSuccessor is where a capture leads: the piece of colour c and
@@ -241,6 +292,7 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 		from    = tb.NoSquare
 		stepper index.Stepper
 		step    bool
+		king    bool
 	)
 	quiet, captures := succ.quiet[:0], succ.captures[:0]
 	theirs := p.ByColor(p.Side.Other())
@@ -253,17 +305,24 @@ func oneMoveValues(tables []*Table, resolvers []captureValues, p *tb.Position, i
 		if m.From() != from {
 			from = m.From()
 			fc, ft := p.PieceAt(from)
-			step = ft != tb.King && !space.Tied(k)
+			king = ft == tb.King
+			step = !king && !space.Tied(k)
 			if step {
 				stepper = space.Stepper(i, space.GroupOf(fc, ft), p.Pieces(fc, ft), from)
 			}
 		}
 		if step {
 			quiet = append(quiet, stepper.To(m.To()))
-		} else {
-			j, _ := space.MovedIndex(i, k, p, m.From(), m.To())
-			quiet = append(quiet, j)
+			continue
 		}
+		if king && succ.kings != nil {
+			if j, ok := succ.kings.index(m.To(), tb.Square(i%64)); ok {
+				quiet = append(quiet, j)
+				continue
+			}
+		}
+		j, _ := space.MovedIndex(i, k, p, m.From(), m.To())
+		quiet = append(quiet, j)
 	}
 	succ.quiet, succ.captures = quiet, captures
 	other := p.Side.Other()
