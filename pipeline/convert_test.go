@@ -73,7 +73,7 @@ func TestConvertMakesWhatGenMakes(t *testing.T) {
 		require.NoError(t, err)
 		version, list := probe.Version2, refs.V2
 		if f.Header.Metric == probe.WDL {
-			version, list = DefaultWDLVersion, refs.V3 // the default WDL format
+			version, list = DefaultWDLVersion(f.Header.Material), refs.V3 // the default WDL format
 		}
 		require.Equal(t, version, f.Header.Version, name)
 		f.Close()

@@ -52,7 +52,7 @@ func WriteWDL(ctx context.Context, report Reporter, dir *store.Dir, m tb.Materia
 type WDLWriter struct {
 	// Version is the format of the files written: probe.Version2 (zstd
 	// blocks), probe.Version3 (pairs streams, probed with no cache), or 0:
-	// DefaultWDLVersion, a file of either version made from the tables
+	// DefaultWDLVersion(m), a file of either version made from the tables
 	// beside it kept.
 	Version int
 	dir     *store.Dir
@@ -113,10 +113,19 @@ func (w *WDLWriter) Prepare(m tb.Material, profiles []honour.Rules) {
 	}
 }
 
-// DefaultWDLVersion is the format of the WDL files written when none is
-// asked for: version 3, whose probes read a few bytes of the file and
-// need no cache of decompressed blocks.
-const DefaultWDLVersion = probe.Version3
+// DefaultWDLVersion returns the format of m's WDL files when none is asked
+// for: version 3, whose probes read a few bytes of the file and need no
+// cache of decompressed blocks, up to five pieces; version 2 beyond. The
+// version-3 writer holds four bytes per index of a side beside the
+// tables it reads (a side's codes, its free codes, a layout's stream and
+// ceilings: about 15 GB for a six-piece side of 3.8 G indices), and has
+// not been run on six pieces.
+func DefaultWDLVersion(m tb.Material) int {
+	if m.Pieces() <= 5 {
+		return probe.Version3
+	}
+	return probe.Version2
+}
 
 // writeWDLWith is WriteWDL with the values of the sides version-2 files do
 // not store from others.
@@ -154,7 +163,7 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 		return res, err
 	}
 	if version == 0 {
-		version = DefaultWDLVersion
+		version = DefaultWDLVersion(m)
 	}
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {

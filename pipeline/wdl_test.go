@@ -188,3 +188,9 @@ func TestWriteWDLRecodesAnOldFile(t *testing.T) {
 	require.True(t, res.Kept)
 	require.False(t, res.Recoded)
 }
+
+func TestDefaultWDLVersionUpToFivePieces(t *testing.T) {
+	for name, want := range map[string]int{"KRvK": probe.Version3, "KRSvKN": probe.Version3, "KSMvKM": probe.Version3, "KRMvKMM": probe.Version2, "KRRRRvK": probe.Version2} {
+		require.Equal(t, want, DefaultWDLVersion(tb.MustParseMaterial(name)), name)
+	}
+}
