@@ -266,3 +266,29 @@ func TestJobsOutOfCore(t *testing.T) {
 	_, err = Jobs(tables, 2, 1<<30, func(tb.Material) []tb.Material { return nil })
 	require.ErrorContains(t, err, "KSNvKSN needs 5978 MiB even out of core, more than --node-memory")
 }
+
+// A job that writes its material's WDL files asks for what their default
+// format's writer takes when the node has it; where it does not, it asks
+// for its tables only, and gen writes format 2 within that.
+func TestJobsWDLMemory(t *testing.T) {
+	m := tb.MustParseMaterial("KRRvKN")
+	e, err := retro.EstimateTable(tb.Makruk, m, false)
+	require.NoError(t, err)
+	wdl, err := pipeline.WDLMemory(tb.Makruk, m, pipeline.DefaultWDLVersion(m))
+	require.NoError(t, err)
+	require.Greater(t, wdl, e.Memory)
+	tables := []Table{{ID: probe.DTMID(m), Estimate: e, WDL: wdl}}
+	none := func(tb.Material) []tb.Material { return nil }
+	for _, node := range []int64{0, 64 << 30} {
+		jobs, err := Jobs(tables, 2, node, none)
+		require.NoError(t, err)
+		require.Equal(t, request(wdl), jobs[0].Memory, "node memory %d", node)
+	}
+	jobs, err := Jobs(tables, 2, request(wdl)-1, none)
+	require.NoError(t, err)
+	require.Equal(t, request(e.Memory), jobs[0].Memory)
+	tables[0].WDL = 0 // --dtb none: no WDL file
+	jobs, err = Jobs(tables, 2, 0, none)
+	require.NoError(t, err)
+	require.Equal(t, request(e.Memory), jobs[0].Memory)
+}

@@ -30,6 +30,9 @@ import (
 type Table struct {
 	ID       probe.ID
 	Estimate retro.Estimate
+	// WDL is the peak while the job writes its material's WDL files in
+	// their default format (pipeline.WDLMemory), 0 when it writes none.
+	WDL int64
 }
 
 // Job is the batch job of one material: its tables, the materials whose
@@ -90,6 +93,12 @@ func Jobs(tables []Table, cpus int, nodeMemory int64, deps func(tb.Material) []t
 			}
 		}
 		j.Memory = max(j.Memory, memory)
+		// The WDL files, at the end of the job: gen writes them in their
+		// default format where its --memory (the job's) allows that, and
+		// in format 2 otherwise, as it does where the node cannot give it.
+		if wdl := request(t.WDL); t.WDL > 0 && (nodeMemory == 0 || wdl <= nodeMemory) {
+			j.Memory = max(j.Memory, wdl)
+		}
 		// Estimates are for two cores.
 		j.Time += took * 2 / time.Duration(cpus) * timeFactor
 	}

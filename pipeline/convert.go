@@ -205,7 +205,7 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir *store.Dir, m tb.
 		if probe.NeedsBoardTable(m, r) && !slices.Contains(ids, probe.ID{Material: m, Rules: r.Name}) {
 			continue // convert's WDL pass reports it
 		}
-		res, err := writeWDLWith(ctx, report, dir, m, r, wdlVersion, others)
+		res, err := writeWDLWith(ctx, report, dir, m, r, wdlVersion, 0, others)
 		if err != nil {
 			return tables, wdl, err
 		}

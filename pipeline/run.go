@@ -129,7 +129,9 @@ const holdBelow = 6
 // (the collector's goal, the WDL files' copies), so the runner holds only
 // within half of --memory: a run with little to spare derives instead,
 // slower but within its memory. KRRvKN's run, holding two tables, peaked
-// at 674 MiB, and its cluster job asks for 680.
+// at 674 MiB with version-2 WDL files (its tables' cluster request: 680
+// MiB), 1.6–1.7 GiB with version 3's (the request with their writer,
+// cluster.Table.WDL: 1 889 MiB).
 func (r *Runner) mayHold(table *retro.Table, peak int64) bool {
 	if r.Memory == 0 {
 		return true

@@ -42,7 +42,7 @@ type WDLResult struct {
 // else it is recorded as it is (it is computed from tables that were
 // checked); a mismatch leaves it as NAME.rejected.
 func WriteWDL(ctx context.Context, report Reporter, dir *store.Dir, m tb.Material, r *honour.Rules) (res WDLResult, err error) {
-	return writeWDLWith(ctx, report, dir, m, r, 0, otherSides{cache: store.NewCache(dir.Path(), 5)})
+	return writeWDLWith(ctx, report, dir, m, r, 0, 0, otherSides{cache: store.NewCache(dir.Path(), 5)})
 }
 
 // WDLWriter writes the WDL files of many materials and profiles in one
@@ -55,8 +55,12 @@ type WDLWriter struct {
 	// DefaultWDLVersion(m), a file of either version made from the tables
 	// beside it kept.
 	Version int
-	dir     *store.Dir
-	others  otherSides
+	// Memory bounds what writing a file may take when Version is 0
+	// (WDLMemory: version 2 where version 3 would take more); 0: no
+	// bound.
+	Memory int64
+	dir    *store.Dir
+	others otherSides
 }
 
 // NewWDLWriter returns a WDLWriter for dir.
@@ -66,7 +70,7 @@ func NewWDLWriter(dir *store.Dir) *WDLWriter {
 
 // Write makes the WDL file of m under r (see WriteWDL).
 func (w *WDLWriter) Write(ctx context.Context, report Reporter, m tb.Material, r *honour.Rules) (WDLResult, error) {
-	return writeWDLWith(ctx, report, w.dir, m, r, w.Version, w.others)
+	return writeWDLWith(ctx, report, w.dir, m, r, w.Version, w.Memory, w.others)
 }
 
 // Done lets go of the tables held for the material's profiles.
@@ -116,10 +120,11 @@ func (w *WDLWriter) Prepare(m tb.Material, profiles []honour.Rules) {
 // DefaultWDLVersion returns the format of m's WDL files when none is asked
 // for: version 3, whose probes read a few bytes of the file and need no
 // cache of decompressed blocks, up to five pieces; version 2 beyond. The
-// version-3 writer holds four bytes per index of a side beside the
-// tables it reads (a side's codes, its free codes, a layout's stream and
-// ceilings: about 15 GB for a six-piece side of 3.8 G indices), and has
-// not been run on six pieces.
+// version-3 writer takes about 17 bytes per index of a side beside the
+// tables it reads (probe.WDLWriterMemory: some 65 GB for a six-piece
+// side of 3.8 G indices), and has not been run on six pieces. gen also
+// writes version 2 where version 3 would not fit its --memory
+// (wdlVersionWithin).
 func DefaultWDLVersion(m tb.Material) int {
 	if m.Pieces() <= 5 {
 		return probe.Version3
@@ -127,9 +132,41 @@ func DefaultWDLVersion(m tb.Material) int {
 	return probe.Version2
 }
 
+// WDLMemory is the peak of writing m's WDL files of game g in format
+// version as gen does, at the end of the material's run: the
+// generation's own estimate (retro.EstimateTable: the tables and
+// sub-tables it holds) and what the writer takes beyond version 2's
+// (probe.WDLWriterMemory).
+func WDLMemory(g tb.Game, m tb.Material, version int) (int64, error) {
+	e, err := retro.EstimateTable(g, m, false)
+	if err != nil {
+		return 0, err
+	}
+	return e.Memory + probe.WDLWriterMemory(e.Indices, version), nil
+}
+
+// wdlVersionWithin returns the format of m's WDL files when none is asked
+// for and the run may take limit bytes (0: no limit): DefaultWDLVersion,
+// but version 2 where version 3's writer would take more than limit, and
+// the line that says so ("" when nothing is said).
+func wdlVersionWithin(g tb.Game, m tb.Material, limit int64) (int, string) {
+	version := DefaultWDLVersion(m)
+	if version != probe.Version3 || limit <= 0 {
+		return version, ""
+	}
+	need, err := WDLMemory(g, m, version)
+	if err != nil || need <= limit {
+		return version, ""
+	}
+	return probe.Version2, fmt.Sprintf("format 3 would take about %s, more than --memory (%s): written in format 2", units.Bytes(need), units.Bytes(limit))
+}
+
 // writeWDLWith is WriteWDL with the values of the sides version-2 files do
 // not store from others.
-func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Material, r *honour.Rules, version int, others otherSides) (res WDLResult, err error) {
+//
+// With version 0 the version is chosen (wdlVersionWithin) within limit
+// bytes of memory (0: no limit).
+func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Material, r *honour.Rules, version int, limit int64, others otherSides) (res WDLResult, err error) {
 	dir := d.Path()
 	name := probe.WDLFileName(m, r.Name)
 	res.Name = name
@@ -162,9 +199,6 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 		}
 		return res, err
 	}
-	if version == 0 {
-		version = DefaultWDLVersion(m)
-	}
 	dtm, err := probe.OpenFile(probe.DTMID(m).Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return res, &probe.MissingError{Material: m.String(), Dir: dir}
@@ -173,6 +207,12 @@ func writeWDLWith(ctx context.Context, report Reporter, d *store.Dir, m tb.Mater
 		return res, err
 	}
 	defer dtm.Close()
+	if version == 0 {
+		var why string
+		if version, why = wdlVersionWithin(dtm.Header.Game, m, limit); why != "" {
+			report.Log(fmt.Sprintf("%-27s %s", name, why))
+		}
+	}
 	var dtb *probe.File
 	if probe.NeedsBoardTable(m, r) {
 		id := probe.ID{Material: m, Rules: r.Name}
@@ -286,7 +326,7 @@ func (r *Runner) writeWDLOf(ctx context.Context, w *wdlPlan, m tb.Material) erro
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("interrupted before %s; a rerun continues from there", probe.WDLFileName(m, p.Name))
 		}
-		res, err := writeWDLWith(ctx, r.Report, r.dir, m, p, r.WDLVersion, w.others)
+		res, err := writeWDLWith(ctx, r.Report, r.dir, m, p, r.WDLVersion, r.Memory, w.others)
 		if err != nil {
 			return err
 		}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/makruktb/makruktb/probe"
+	"github.com/makruktb/makruktb/retro"
 	"github.com/makruktb/makruktb/store"
 	"github.com/makruktb/makruktb/tb"
 	"github.com/makruktb/makruktb/tb/honour"
@@ -193,4 +195,46 @@ func TestDefaultWDLVersionUpToFivePieces(t *testing.T) {
 	for name, want := range map[string]int{"KRvK": probe.Version3, "KRSvKN": probe.Version3, "KSMvKM": probe.Version3, "KRMvKMM": probe.Version2, "KRRRRvK": probe.Version2} {
 		require.Equal(t, want, DefaultWDLVersion(tb.MustParseMaterial(name)), name)
 	}
+}
+
+// Under a --memory that holds a table but not the version-3 writer,
+// gen writes that material's WDL file in version 2, byte for byte its
+// reference, and says why; a smaller material beside it still gets
+// version 3.
+func TestRunWritesVersion2WithinMemory(t *testing.T) {
+	krvkn := tb.MustParseMaterial("KRvKN")
+	e, err := retro.EstimateTable(tb.Makruk, krvkn, false)
+	require.NoError(t, err)
+	need, err := WDLMemory(tb.Makruk, krvkn, probe.Version3)
+	require.NoError(t, err)
+	limit := (e.Memory + need) / 2
+	require.Less(t, e.Memory*2, limit, "the table itself fits in memory and may be held")
+	krvk, err := WDLMemory(tb.Makruk, tb.MustParseMaterial("KRvK"), probe.Version3)
+	require.NoError(t, err)
+	require.Less(t, krvk, limit)
+
+	dir := t.TempDir()
+	jobs := mustPlan(t, []tb.Material{krvkn}, []honour.Rules{honour.ThaiRules})
+	rec := &record{}
+	r := &Runner{Dir: dir, Threads: 2, Memory: limit, Reference: store.RepositoryReferences(), Report: rec, WDL: true}
+	require.NoError(t, r.Run(context.Background(), jobs))
+	version := func(name string) int {
+		f, err := probe.OpenFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		defer f.Close()
+		return int(f.Header.Version)
+	}
+	require.Equal(t, probe.Version2, version("KRvKN.thai.mtbw"))
+	require.Equal(t, probe.Version3, version("KRvK.thai.mtbw"))
+	sum, err := store.FileSHA256(filepath.Join(dir, "KRvKN.thai.mtbw"))
+	require.NoError(t, err)
+	require.Equal(t, store.RepositoryReferences().V2["KRvKN.thai.mtbw"], sum)
+	require.Contains(t, strings.Join(rec.logged, "\n"), "KRvKN.thai.mtbw             format 3 would take about")
+
+	// Without a limit, the default.
+	v, why := wdlVersionWithin(tb.Makruk, krvkn, 0)
+	require.Equal(t, probe.Version3, v)
+	require.Empty(t, why)
+	v, _ = wdlVersionWithin(tb.Makruk, tb.MustParseMaterial("KRMvKMM"), 1<<50)
+	require.Equal(t, probe.Version2, v, "six pieces: version 2 whatever the memory")
 }

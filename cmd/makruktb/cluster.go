@@ -52,7 +52,14 @@ func clusterPlan(g tb.Game, maxPieces int, args []string, dtb string, cpus int, 
 		if err != nil {
 			return nil, err
 		}
-		tables = append(tables, cluster.Table{ID: j.ID, Estimate: e})
+		t := cluster.Table{ID: j.ID, Estimate: e}
+		if len(p.profiles) > 0 { // gen writes the material's WDL files
+			m := j.ID.Material
+			if t.WDL, err = pipeline.WDLMemory(g, m, pipeline.DefaultWDLVersion(m)); err != nil {
+				return nil, err
+			}
+		}
+		tables = append(tables, t)
 	}
 	return cluster.Jobs(tables, cpus, nodeMemory, func(m tb.Material) []tb.Material { return pipeline.Needs(g, m) })
 }

@@ -154,7 +154,7 @@ var referenceChecksums = store.RepositoryReferences
 
 // addWDLFormatFlag adds --wdl-format, the format of the WDL files written.
 func addWDLFormatFlag(cmd *cobra.Command, version *int) {
-	cmd.Flags().IntVar(version, "wdl-format", 0, "format of the WDL files written: 2 (zstd blocks, byte for byte data/checksums-v2.txt) or 3 (Re-Pair streams in 64-byte blocks, probed straight from the file with no cache; smaller for five pieces; byte for byte data/checksums-v3.txt). Default: 3 up to five pieces, 2 beyond (the version-3 writer needs about four bytes per index of a side), a file of either version made from the tables beside it kept")
+	cmd.Flags().IntVar(version, "wdl-format", 0, "format of the WDL files written: 2 (zstd blocks, byte for byte data/checksums-v2.txt) or 3 (Re-Pair streams in 64-byte blocks, probed straight from the file with no cache; smaller for five pieces; byte for byte data/checksums-v3.txt). Default: 3 up to five pieces where it fits --memory (the version-3 writer takes about 17 bytes per index of a side), else 2, a file of either version made from the tables beside it kept")
 }
 
 // checkWDLFormat refuses a --wdl-format that is not a WDL file's format.
