@@ -65,8 +65,8 @@ type Conversion struct {
 	// Named says the materials were named: a WDL file whose DTB table is
 	// missing is then an error, else listed at the end.
 	Named bool
-	// WDLVersion is the WDL files' format (WDLWriter.Version).
-	WDLVersion int
+	// WDL is the WDL files' format.
+	WDL WDLFormat
 }
 
 // Convert does c to dir: the tables in version 2 (with Format 2), then
@@ -79,7 +79,7 @@ func Convert(ctx context.Context, report Reporter, dir *store.Dir, c Conversion)
 	if c.Format == probe.Version2 {
 		var before, after int64
 		for _, m := range c.Materials {
-			tables, wdl, err := ConvertMaterial(ctx, report, dir, m, c.Profiles, c.WDLVersion)
+			tables, wdl, err := ConvertMaterial(ctx, report, dir, m, c.Profiles, c.WDL)
 			for _, res := range tables {
 				before, after = before+res.Before, after+res.After
 			}
@@ -99,7 +99,7 @@ func Convert(ctx context.Context, report Reporter, dir *store.Dir, c Conversion)
 	var bytes int64
 	var missing []string
 	writer := NewWDLWriter(dir)
-	writer.Version = c.WDLVersion
+	writer.WDLFormat = c.WDL
 	for _, m := range c.Materials {
 		writer.Done() // the previous material's tables
 		writer.Prepare(m, c.Profiles)
@@ -156,8 +156,8 @@ func smallestFirst(materials []tb.Material) []tb.Material {
 // m made from the version-1 tables are removed (Tables would refuse
 // them). Each table and file written is reported (report.Print); each is
 // held to dir.Reference.
-// wdlVersion is the WDL files' format (WDLWriter.Version).
-func ConvertMaterial(ctx context.Context, report Reporter, dir *store.Dir, m tb.Material, profiles []honour.Rules, wdlVersion int) ([]ConvertResult, []WDLResult, error) {
+// format is the WDL files' format.
+func ConvertMaterial(ctx context.Context, report Reporter, dir *store.Dir, m tb.Material, profiles []honour.Rules, format WDLFormat) ([]ConvertResult, []WDLResult, error) {
 	ids := dir.Tables()
 	// The value arrays are most of the heap and hold no pointers: collect
 	// garbage early rather than let the heap double past them (a
@@ -205,7 +205,7 @@ func ConvertMaterial(ctx context.Context, report Reporter, dir *store.Dir, m tb.
 		if probe.NeedsBoardTable(m, r) && !slices.Contains(ids, probe.ID{Material: m, Rules: r.Name}) {
 			continue // convert's WDL pass reports it
 		}
-		res, err := writeWDLWith(ctx, report, dir, m, r, wdlVersion, 0, others)
+		res, err := writeWDLWith(ctx, report, dir, m, r, format.Version, format.Memory, others)
 		if err != nil {
 			return tables, wdl, err
 		}

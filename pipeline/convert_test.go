@@ -50,7 +50,7 @@ func TestConvertMakesWhatGenMakes(t *testing.T) {
 			continue
 		}
 		rec := &record{}
-		tables, wdl, err := ConvertMaterial(context.Background(), rec, openDir(t, v1, refs), j.ID.Material, profiles, 0)
+		tables, wdl, err := ConvertMaterial(context.Background(), rec, openDir(t, v1, refs), j.ID.Material, profiles, WDLFormat{})
 		require.NoError(t, err)
 		require.NotEmpty(t, tables)
 		for _, res := range tables {
@@ -102,13 +102,13 @@ func TestConvertMakesWhatGenMakes(t *testing.T) {
 	require.Zero(t, tally.Unchecked)
 	require.GreaterOrEqual(t, tally.Files, len(ids))
 
-	tables, _, err := ConvertMaterial(context.Background(), &record{}, openDir(t, v1, refs), last.Material, profiles, 0)
+	tables, _, err := ConvertMaterial(context.Background(), &record{}, openDir(t, v1, refs), last.Material, profiles, WDLFormat{})
 	require.NoError(t, err)
 	for _, res := range tables {
 		require.True(t, res.Kept, res.ID)
 	}
 	require.NoError(t, os.Remove(probe.DTMID(tb.MustParseMaterial("KRvK")).Path(v1)))
-	_, _, err = ConvertMaterial(context.Background(), &record{}, openDir(t, v1, refs), tb.MustParseMaterial("KRvK"), profiles, 0)
+	_, _, err = ConvertMaterial(context.Background(), &record{}, openDir(t, v1, refs), tb.MustParseMaterial("KRvK"), profiles, WDLFormat{})
 	require.ErrorIs(t, err, fs.ErrNotExist, "no DTM table to make the WDL file from")
 }
 
@@ -195,7 +195,7 @@ func TestConvertReportsProgress(t *testing.T) {
 	run := &Runner{Dir: dir, Threads: 2, Reference: store.RepositoryReferences(), Report: &record{}, Format: probe.Version}
 	require.NoError(t, run.Run(ctx, mustPlan(t, []tb.Material{m}, profiles)))
 	rec := &stages{}
-	tables, _, err := ConvertMaterial(ctx, rec, openDir(t, dir, store.RepositoryReferences()), m, profiles, 0)
+	tables, _, err := ConvertMaterial(ctx, rec, openDir(t, dir, store.RepositoryReferences()), m, profiles, WDLFormat{})
 	require.NoError(t, err)
 	require.Len(t, tables, 2, "DTM and thai DTB")
 	perTable := []retro.Stage{StageCheckData, StageLoad, StageHoles, StageWrite, StageReadBack, StageChecksum}

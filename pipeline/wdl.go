@@ -50,17 +50,21 @@ func WriteWDL(ctx context.Context, report Reporter, dir *store.Dir, m tb.Materia
 // store once: the small tables for every material, a material's DTM table
 // for all its profiles (until Done).
 type WDLWriter struct {
-	// Version is the format of the files written: probe.Version2 (zstd
-	// blocks), probe.Version3 (pairs streams, probed with no cache), or 0:
-	// DefaultWDLVersion(m), a file of either version made from the tables
-	// beside it kept.
+	WDLFormat
+	dir    *store.Dir
+	others otherSides
+}
+
+// WDLFormat is the format of the WDL files written.
+type WDLFormat struct {
+	// Version is probe.Version2 (zstd blocks), probe.Version3 (pairs
+	// streams, probed with no cache), or 0: DefaultWDLVersion(m), a file
+	// of either version made from the tables beside it kept.
 	Version int
 	// Memory bounds what writing a file may take when Version is 0
 	// (WDLMemory: version 2 where version 3 would take more); 0: no
 	// bound.
 	Memory int64
-	dir    *store.Dir
-	others otherSides
 }
 
 // NewWDLWriter returns a WDLWriter for dir.

@@ -16,6 +16,7 @@ import (
 func newConvertCommand() *cobra.Command {
 	var dir, profiles string
 	var format, wdlFormat int
+	var memory int64
 	cmd := &cobra.Command{
 		Use:   "convert [--tables DIR] [--format 2] [--wdl PROFILES] [MATERIAL...]",
 		Short: "Convert a directory of tables to format version 2 and write their WDL files, without regenerating",
@@ -68,12 +69,13 @@ WDL files of the tables it generates itself.`,
 				return err
 			}
 			d.Reference = referenceChecksums()
-			return pipeline.Convert(cmd.Context(), report, d, pipeline.Conversion{Materials: materials, Profiles: rules, Format: format, Named: len(args) > 0, WDLVersion: wdlFormat})
+			return pipeline.Convert(cmd.Context(), report, d, pipeline.Conversion{Materials: materials, Profiles: rules, Format: format, Named: len(args) > 0, WDL: pipeline.WDLFormat{Version: wdlFormat, Memory: memory}})
 		},
 	}
 	addTablesFlag(cmd, &dir)
 	cmd.Flags().StringVar(&profiles, "wdl", "thai,cambodian", "rule profiles to write WDL files for (comma-separated)")
 	addWDLFormatFlag(cmd, &wdlFormat)
+	addMemoryFlagUsage(cmd, &memory, "the memory a WDL file's writer may take: without --wdl-format, one that would take more in format 3 is written in format 2")
 	cmd.Flags().IntVar(&format, "format", 1, "2: rewrite the DTM and DTB tables as version-2 files first (gen writes version 2 already); 1 leaves the tables as they are and writes the WDL files only")
 	return cmd
 }

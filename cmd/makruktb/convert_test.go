@@ -54,6 +54,19 @@ func TestConvert(t *testing.T) {
 	require.Contains(t, out, "KRvKN.cambodian.mtbw")
 	require.NotContains(t, out, "thai.mtbw")
 
+	// Within a --memory too small for format 3's writer, format 2, its
+	// reference's bytes.
+	wdl := filepath.Join(fresh, "KRvKN.cambodian.mtbw")
+	require.NoError(t, os.Remove(wdl))
+	out, err = run(t, "convert", "--tables", fresh, "--wdl", "cambodian", "--memory", "20MiB", "KRvKN")
+	require.NoError(t, err, out)
+	require.Regexp(t, `KRvKN.cambodian.mtbw +format 3 would take about .*, more than --memory \(20.0 MiB\): written in format 2`, out)
+	sum, err := store.FileSHA256(wdl)
+	require.NoError(t, err)
+	require.Equal(t, data.ChecksumsV2()["KRvKN.cambodian.mtbw"], sum)
+	_, err = run(t, "convert", "--tables", fresh, "--memory", "lots")
+	require.ErrorContains(t, err, "--memory")
+
 	for _, c := range []struct{ args, msg string }{
 		{"--wdl none", "nothing to do"},
 		{"--wdl nosuch", "--wdl"},
