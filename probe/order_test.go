@@ -2,6 +2,7 @@ package probe
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -109,24 +110,24 @@ func TestSampled(t *testing.T) {
 	require.NoError(t, err)
 	n := space.Size()
 	rng := rand.New(rand.NewPCG(5, 6))
-	codes, exact := make([]byte, n), make([]byte, n)
+	codes := make([]byte, n) // cells where every code is exact
 	for i := range codes {
 		codes[i] = byte(rng.IntN(5))
 	}
-	free := make([]byte, n)
-	for i := range free {
+	cells := slices.Clone(codes)
+	for i := range cells {
 		switch rng.IntN(4) {
 		case 0:
-			free[i] = freeHole
+			cells[i] |= freeHole
 		case 1:
-			free[i] = freeCapture | codes[i]
+			cells[i] |= freeCapture
 		}
 	}
 	o, err := newDigitOrder(space, []uint8{2, 0, 1})
 	require.NoError(t, err)
 	const runs, length = 7, 1000
-	whole := reordered(codes, exact, o, false)
-	sample := sampled(codes, exact, o, false, runs, length)
+	whole := reordered(codes, o, false)
+	sample := sampled(codes, o, false, runs, length)
 	require.Len(t, sample, runs*length)
 	for k := range runs {
 		start := uint64(k) * (n - length) / (runs - 1)
@@ -139,7 +140,7 @@ func TestSampled(t *testing.T) {
 	require.NoError(t, err)
 	for _, o := range []*digitOrder{o, split} {
 		for _, bounded := range []bool{false, true} {
-			sample := sampled(codes, free, o, bounded, runs, length)
+			sample := sampled(cells, o, bounded, runs, length)
 			for k := range runs {
 				start := uint64(k) * (o.length - length) / (runs - 1)
 				for j := range uint64(length) {
@@ -149,7 +150,7 @@ func TestSampled(t *testing.T) {
 						require.LessOrEqual(t, got, wdlCode(honour.Win))
 						continue
 					}
-					switch c := ceilingOf(free[i], bounded); {
+					switch c := ceilingOf(cells[i], bounded); {
 					case c == 0:
 						require.Equal(t, codes[i], got)
 					default:
@@ -194,26 +195,27 @@ func TestSmallestLayoutFinals(t *testing.T) {
 	require.NoError(t, err)
 	n := space.Size()
 	rng := rand.New(rand.NewPCG(7, 8))
-	codes, free := make([]byte, n), make([]byte, n)
+	codes, cells := make([]byte, n), make([]byte, n)
 	for i := range codes {
 		// Categories that follow the digits, as a table's do, with noise.
 		codes[i] = byte((i/64%8 + i/4096%3) % 5)
 		if rng.IntN(4) == 0 {
 			codes[i] = byte(rng.IntN(5))
 		}
+		cells[i] = codes[i]
 		switch r := rng.IntN(20); {
 		case r == 0:
-			free[i] = freeHole
+			cells[i] |= freeHole
 		case r < 9: // captures decide often: the bounded form is the smaller
-			free[i] = freeCapture | codes[i]
+			cells[i] |= freeCapture
 		}
 	}
 	for _, forms := range [][]bool{{false}, {false, true}} {
-		c, err := smallestLayout(space, codes, free, forms)
+		c, err := smallestLayout(space, cells, forms)
 		require.NoError(t, err)
 		require.Less(t, c.guess, len(c.stream)/2, "the returned stream is a whole one, not its sample's")
 		require.Equal(t, len(forms) == 2, c.bounded, "the bounded form where it may be chosen")
-		want, err := pairs.Encode(reordered(codes, free, c.order, c.bounded))
+		want, err := pairs.Encode(reordered(cells, c.order, c.bounded))
 		require.NoError(t, err)
 		require.Equal(t, want, c.stream)
 		s, err := pairs.Parse(c.stream)
@@ -221,7 +223,7 @@ func TestSmallestLayoutFinals(t *testing.T) {
 		for i := range n {
 			got, err := s.At(c.order.stored(i))
 			require.NoError(t, err)
-			switch ceiling := ceilingOf(free[i], c.bounded); {
+			switch ceiling := ceilingOf(cells[i], c.bounded); {
 			case ceiling == 0 && got != codes[i]:
 				t.Fatalf("forms %v, order %v: index %d holds %d, its code is %d", forms, c.order.order, i, got, codes[i])
 			case ceiling != 0 && got > ceiling&^freeCode:

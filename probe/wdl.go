@@ -195,51 +195,43 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 	}
 	streams := make([][]byte, 2)
 	for side := tb.White; side <= tb.Black; side++ {
-		plain := make([]byte, h.Size)
+		// cells holds each index's code and how free the writer is to
+		// choose it (a hole until the walk below finds it legal).
+		cells := make([]byte, h.Size)
 		err := parallel.For(ctx, chunks, 0, func(u int64) error {
 			lo, hi := chunk(u)
 			out, err := codes(side, lo, hi, make([]byte, 0, hi-lo))
 			if err == nil && uint64(len(out)) != hi-lo {
 				err = fmt.Errorf("%d codes for indices [%d, %d)", len(out), lo, hi)
 			}
-			copy(plain[lo:hi], out)
+			for j, c := range out {
+				if c > wdlCode(honour.Win) {
+					return fmt.Errorf("index %d: code %d is no category", lo+uint64(j), c)
+				}
+				cells[lo+uint64(j)] = freeHole | c
+			}
 			return err
 		}, nil)
 		if err != nil {
 			return 0, err
 		}
-		// free[i] says where the writer may choose the code: freeHole at a
-		// hole, freeCapture|c where a capture decides (category c).
-		free := make([]byte, h.Size)
-		for i := range free {
-			free[i] = freeHole
-		}
-		err = parallel.For(ctx, int64(space.KingPairs()), 0, func(k int64) error {
-			space.Walk(int(k), side, func(i uint64, _ *tb.Position) { free[i] = 0 })
-			return nil
+		var unsound atomic.Bool
+		err = parallel.For(ctx, chunks, 0, func(u int64) error {
+			lo, hi := chunk(u)
+			ok, err := markCells(subs, r, space, side, lo, cells[lo:hi])
+			if !ok {
+				unsound.Store(true)
+			}
+			return err
 		}, nil)
 		if err != nil {
 			return 0, err
 		}
 		forms := []bool{false}
-		if subs != nil {
-			var unsound atomic.Bool
-			err = parallel.For(ctx, chunks, 0, func(u int64) error {
-				lo, hi := chunk(u)
-				ok, err := captureFree(subs, r, space, side, lo, plain[lo:hi], free[lo:hi])
-				if !ok {
-					unsound.Store(true)
-				}
-				return err
-			}, nil)
-			if err != nil {
-				return 0, err
-			}
-			if !unsound.Load() {
-				forms = append(forms, true)
-			}
+		if subs != nil && !unsound.Load() {
+			forms = append(forms, true)
 		}
-		c, err := smallestLayout(space, plain, free, forms)
+		c, err := smallestLayout(space, cells, forms)
 		if err != nil {
 			return 0, err
 		}
@@ -251,22 +243,25 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 	return writePacked(w, &h, streams)
 }
 
-// encodeWDLPairs' free codes: where the writer may choose the code it
-// stores. In reordered's ceilings freeCode|c means any code up to c.
+// encodeWDLPairs' cells, a byte per index: its code (codeBits) and where
+// the writer may choose the code it stores instead, one random read
+// where the layouts gather them. In reordered's ceilings freeCode|c
+// means any code up to c.
 const (
-	freeHole    = 0x80 // any code
-	freeCapture = 0x40 // |c: in the bounded form, any code up to c
+	codeBits    = 0x07
+	freeHole    = 0x80 // a hole: any code
+	freeCapture = 0x40 // a capture decides: in the bounded form, any code up to its own
 	freeCode    = 0x80
 )
 
 // ceilingOf returns the ceiling (freeCode|c, or 0: the code is exact) of
-// an index whose free code is f, in the bounded form or not.
-func ceilingOf(f byte, bounded bool) byte {
+// an index whose cell is cell, in the bounded form or not.
+func ceilingOf(cell byte, bounded bool) byte {
 	switch {
-	case f&freeHole != 0:
+	case cell&freeHole != 0:
 		return freeCode | wdlCode(honour.Win)
-	case bounded && f&freeCapture != 0:
-		return freeCode | f&^freeCapture
+	case bounded && cell&freeCapture != 0:
+		return freeCode | cell&codeBits
 	}
 	return 0
 }
@@ -315,7 +310,7 @@ func layouts(space *index.Space, forms []bool) ([]*layout, error) {
 // chooses: each layout's sample is encoded, the best four of each kind
 // (kings together, apart) on a larger sample, then the whole stream of
 // the best of each kind (of the best, when a sample is the whole stream).
-func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layout, error) {
+func smallestLayout(space *index.Space, cells []byte, forms []bool) (*layout, error) {
 	cands, err := layouts(space, forms)
 	if err != nil {
 		return nil, err
@@ -333,9 +328,9 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layo
 			c := cands[u]
 			var values []byte
 			if whole {
-				values = reordered(codes, free, c.order, c.bounded)
+				values = reordered(cells, c.order, c.bounded)
 			} else {
-				values = sampled(codes, free, c.order, c.bounded, runs, length)
+				values = sampled(cells, c.order, c.bounded, runs, length)
 			}
 			enc, err := pairs.Encode(values)
 			c.guess = len(enc)
@@ -369,7 +364,7 @@ func smallestLayout(space *index.Space, codes, free []byte, forms []bool) (*layo
 	err = parallel.For(context.Background(), int64(len(finals)), workers, func(u int64) error {
 		c := finals[u]
 		var err error
-		c.stream, err = pairs.Encode(reordered(codes, free, c.order, c.bounded))
+		c.stream, err = pairs.Encode(reordered(cells, c.order, c.bounded))
 		return err
 	}, nil)
 	if err != nil {
@@ -399,7 +394,7 @@ func bestOfKind(sorted []*layout, apart bool, n int) []*layout {
 // sampled returns runs runs of length values of the stream in order o
 // (runs ≥ 2, runs·length at most its length), spread evenly from its
 // first value to its last, each with its free codes chosen (fillFree).
-func sampled(codes, free []byte, o *digitOrder, bounded bool, runs, length int) []byte {
+func sampled(cells []byte, o *digitOrder, bounded bool, runs, length int) []byte {
 	n := o.length
 	out := make([]byte, 0, runs*length)
 	ceiling := make([]byte, length)
@@ -407,17 +402,17 @@ func sampled(codes, free []byte, o *digitOrder, bounded bool, runs, length int) 
 	for k := range uint64(runs) {
 		start := k * (n - uint64(length)) / uint64(runs-1)
 		run := out[len(out) : len(out)+length]
-		gather(codes, free, o, bounded, start, run, ceiling, indices)
+		gather(cells, o, bounded, start, run, ceiling, indices)
 		fillFree(run, ceiling)
 		out = out[:len(out)+length]
 	}
 	return out
 }
 
-// reordered returns the codes in order o, the free ones (in the bounded
-// form, those a capture decides too, and the holes between king pairs
-// when the kings are apart) chosen by fillFree.
-func reordered(codes, free []byte, o *digitOrder, bounded bool) []byte {
+// reordered returns the codes of cells in order o, the free ones (in the
+// bounded form, those a capture decides too, and the holes between king
+// pairs when the kings are apart) chosen by fillFree.
+func reordered(cells []byte, o *digitOrder, bounded bool) []byte {
 	out := make([]byte, o.length)
 	ceiling := make([]byte, o.length)
 	const step = 1 << 16
@@ -426,7 +421,7 @@ func reordered(codes, free []byte, o *digitOrder, bounded bool) []byte {
 	_ = parallel.For(context.Background(), int64((o.length+step-1)/step), 0, func(u int64) error {
 		lo := uint64(u) * step
 		n := min(step, o.length-lo)
-		gather(codes, free, o, bounded, lo, out[lo:lo+n], ceiling[lo:lo+n], make([]uint64, n))
+		gather(cells, o, bounded, lo, out[lo:lo+n], ceiling[lo:lo+n], make([]uint64, n))
 		return nil
 	}, nil)
 	fillFree(out, ceiling)
@@ -436,14 +431,14 @@ func reordered(codes, free []byte, o *digitOrder, bounded bool) []byte {
 // gather sets out and ceiling to the codes and ceilings of the places of
 // order o from start on (a hole: code 0, any code), indices its scratch
 // (as long as out).
-func gather(codes, free []byte, o *digitOrder, bounded bool, start uint64, out, ceiling []byte, indices []uint64) {
+func gather(cells []byte, o *digitOrder, bounded bool, start uint64, out, ceiling []byte, indices []uint64) {
 	o.indexRange(start, indices)
 	for j, i := range indices {
-		if i == noIndex {
-			out[j], ceiling[j] = 0, ceilingOf(freeHole, bounded)
-		} else {
-			out[j], ceiling[j] = codes[i], ceilingOf(free[i], bounded)
+		cell := byte(freeHole)
+		if i != noIndex {
+			cell = cells[i]
 		}
+		out[j], ceiling[j] = cell&codeBits, ceilingOf(cell, bounded)
 	}
 }
 
@@ -505,28 +500,34 @@ func capturesDecide(subs *Tables, r *honour.Rules, rc *runCaptures, i uint64, p 
 	return bound == cat, bound <= cat, nil
 }
 
-// captureFree marks free, up to its category, each legal index of side
-// from lo whose captures' bound equals its category (encodeWDLPairs'
-// bounded form); false when a bound exceeds a category.
-func captureFree(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color, lo uint64, codes, free []byte) (bool, error) {
-	ok := true
+// markCells clears the hole mark of the cell of each legal index of side
+// from lo and, with subs, marks freeCapture each whose captures' bound
+// equals its category (encodeWDLPairs' bounded form). It reports false
+// when a bound exceeds a category (with subs: the bounded form is then
+// unsound, and no more bounds are searched).
+func markCells(subs *Tables, r *honour.Rules, space *index.Space, side tb.Color, lo uint64, cells []byte) (bool, error) {
+	ok := subs != nil
+	var rc *runCaptures
+	if ok {
+		rc = newRunCaptures(space)
+	}
 	var err error
-	rc := newRunCaptures(space)
-	space.WalkRange(side, lo, lo+uint64(len(codes)), func(i uint64, p *tb.Position) {
+	space.WalkRange(side, lo, lo+uint64(len(cells)), func(i uint64, p *tb.Position) {
 		j := i - lo
+		cells[j] &^= freeHole
 		if !ok {
 			return
 		}
 		var decides, sound bool
-		if decides, sound, err = capturesDecide(subs, r, rc, i, p, codes[j], true); err != nil || !sound {
+		if decides, sound, err = capturesDecide(subs, r, rc, i, p, cells[j]&codeBits, true); err != nil || !sound {
 			ok = false
 			return
 		}
 		if decides {
-			free[j] = freeCapture | codes[j]
+			cells[j] |= freeCapture
 		}
 	})
-	return ok, err
+	return ok || subs == nil, err
 }
 
 // encodeWDL writes a WDL file with header h (index and sources filled
