@@ -270,13 +270,23 @@ func Materials(g tb.Game, maxPieces int, names []string) ([]tb.Material, error) 
 // WritePlan writes the plan of jobs as a Markdown table, a row per table
 // with its estimate in memory and out of core (a table that needs more
 // than memory in memory is made out of core; 0: no limit), then the
-// totals.
-func WritePlan(out io.Writer, jobs []Job, memory int64) error {
+// totals; with wdl (the run writes WDL files), the peak while a
+// material's WDL files are written in format 3 where it is higher
+// (WDLMemory), and how many materials' files are written in format 2 to
+// stay within memory.
+func WritePlan(out io.Writer, jobs []Job, memory int64, wdl bool) error {
 	fmt.Fprintln(out, "| table | pieces | index per side | memory | file | time (2 cores) | out of core: memory | scratch | disk read, written | time | note |\n|---|---|---|---|---|---|---|---|---|---|---|")
 	var total retro.Estimate
-	var peak, peakOutOfCore int64
-	var tables, refused, outOfCore int
+	var peak, peakOutOfCore, peakWDL int64
+	var tables, refused, outOfCore, fallBack int
 	for _, j := range jobs {
+		if m := j.ID.Material; wdl && j.Rules == nil && DefaultWDLVersion(m) == probe.Version3 {
+			if v, _ := wdlVersionWithin(j.ID.Game, m, memory); v != probe.Version3 {
+				fallBack++
+			} else if need, err := WDLMemory(j.ID.Game, m, v); err == nil {
+				peakWDL = max(peakWDL, need)
+			}
+		}
 		tables++
 		e, err := j.Estimate()
 		if err != nil {
@@ -306,7 +316,17 @@ func WritePlan(out io.Writer, jobs []Job, memory int64) error {
 			total.Time += e.OutOfCoreTime - e.Time
 		}
 	}
-	fmt.Fprintf(out, "\n%d tables: %.1f CPU-hours (%s wall on 2 cores), peak memory %s, %s of files", tables, 2*total.Time.Hours(), total.Time.Round(time.Second), units.Bytes(peak), units.Bytes(total.Disk))
+	fmt.Fprintf(out, "\n%d tables: %.1f CPU-hours (%s wall on 2 cores), peak memory %s", tables, 2*total.Time.Hours(), total.Time.Round(time.Second), units.Bytes(peak))
+	if peakWDL > peak {
+		fmt.Fprintf(out, " (%s writing format-3 WDL files)", units.Bytes(peakWDL))
+	}
+	fmt.Fprintf(out, ", %s of files", units.Bytes(total.Disk))
+	switch {
+	case fallBack == 1:
+		fmt.Fprint(out, "; 1 material's WDL files in format 2, within --memory")
+	case fallBack > 1:
+		fmt.Fprintf(out, "; %d materials' WDL files in format 2, within --memory", fallBack)
+	}
 	if outOfCore > 0 {
 		fmt.Fprintf(out, "; %d out of core, within %s (their time with their disk traffic at worst)", outOfCore, units.Bytes(peakOutOfCore))
 	}

@@ -17,7 +17,9 @@ func newPlanCommand() *cobra.Command {
 gen orders them) with its index size and the estimates gen checks before
 any work: peak memory (the table's state and the sub-tables it reads),
 the file's size and the wall time on a 2-core machine; then the totals, in
-CPU-hours for the time. A table whose memory exceeds --memory is
+CPU-hours for the time, with the peak while the WDL files of the --dtb
+profiles are written where that is higher (format 3's writer; gen writes
+format 2 where it would exceed --memory, and the plan counts those). A table whose memory exceeds --memory is
 generated out of core, its state in scratch files: the plan gives the
 memory, scratch disk, disk traffic and time it then takes (the traffic
 and time at worst, when the page cache holds next to nothing). Materials the generator cannot make
@@ -34,7 +36,7 @@ generated.`,
 			if err != nil {
 				return err
 			}
-			return pipeline.WritePlan(cmd.OutOrStdout(), p.jobs, memory)
+			return pipeline.WritePlan(cmd.OutOrStdout(), p.jobs, memory, len(p.profiles) > 0)
 		},
 	}
 	cmd.Flags().IntVar(&maxPieces, "max-pieces", 0, "every pawnless table with up to N pieces")
