@@ -164,24 +164,85 @@ func TestSampled(t *testing.T) {
 
 // fillFree lengthens runs: a run of free codes takes the code before it
 // when that continues a run, else the code after it when that fits and
-// continues one; a code above a free code's ceiling is never stored.
+// continues one; a code above a free code's ceiling is never stored, and
+// a free code with nothing to take keeps its own.
 func TestFillFree(t *testing.T) {
-	const upToWin, upToLoss, upToDraw = freeCode | 4, freeCode, freeCode | 2 // a loss is code 0
+	const hole, capture = freeHole, freeCapture // capture|c: any code up to c
 	for _, c := range []struct {
-		out, ceiling, want []byte
+		cells, want []byte
 	}{
-		{[]byte{2, 2, 9, 9, 4, 4}, []byte{0, 0, upToWin, upToWin, 0, 0}, []byte{2, 2, 2, 2, 4, 4}},
-		{[]byte{3, 2, 9, 9, 4, 4}, []byte{0, 0, upToWin, upToWin, 0, 0}, []byte{3, 2, 4, 4, 4, 4}},
-		{[]byte{2, 9, 4}, []byte{0, upToWin, 0}, []byte{2, 2, 4}},
-		{[]byte{9, 9, 1}, []byte{upToWin, upToWin, 0}, []byte{1, 1, 1}},
-		{[]byte{4, 4, 0, 4, 4}, []byte{0, 0, upToLoss, 0, 0}, []byte{4, 4, 0, 4, 4}},
-		{[]byte{0, 0, 3, 1, 3}, []byte{0, 0, upToWin, upToDraw, 0}, []byte{0, 0, 0, 0, 3}},
-		{[]byte{4, 4, 2, 0, 2}, []byte{0, 0, upToDraw, upToDraw, 0}, []byte{4, 4, 2, 2, 2}},
+		{[]byte{2, 2, hole, hole | 3, 4, 4}, []byte{2, 2, 2, 2, 4, 4}},
+		{[]byte{3, 2, hole, hole, 4, 4}, []byte{3, 2, 4, 4, 4, 4}},
+		{[]byte{2, hole | 1, 4}, []byte{2, 2, 4}},
+		{[]byte{hole, hole, 1}, []byte{1, 1, 1}},
+		{[]byte{4, 4, capture, 4, 4}, []byte{4, 4, 0, 4, 4}},
+		{[]byte{0, 0, hole | 3, capture | 2, 3}, []byte{0, 0, 0, 0, 3}},
+		{[]byte{4, 4, capture | 2, capture | 2, 2}, []byte{4, 4, 2, 2, 2}},
+		{[]byte{4, capture | 1, 4}, []byte{4, 1, 4}},
+		{[]byte{hole | 3}, []byte{3}},
 	} {
-		out := append([]byte(nil), c.out...)
-		fillFree(out, c.ceiling)
-		require.Equal(t, c.want, out, "%v", c.out)
+		out := slices.Clone(c.cells)
+		fillFree(out)
+		require.Equal(t, c.want, out, "%v", c.cells)
 	}
+	// On random cells, what the rule says, written out on codes and
+	// ceilings apart.
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 2000 {
+		cells := make([]byte, 1+rng.IntN(12))
+		for j := range cells {
+			cells[j] = byte(rng.IntN(5))
+			switch rng.IntN(3) {
+			case 0:
+				cells[j] |= hole
+			case 1:
+				cells[j] |= capture
+			}
+		}
+		want := fillFreeByRule(cells)
+		out := slices.Clone(cells)
+		fillFree(out)
+		require.Equal(t, want, out, "%v", cells)
+	}
+}
+
+// fillFreeByRule is fillFree's rule on a copy of cells split into codes
+// and ceilings.
+func fillFreeByRule(cells []byte) []byte {
+	out, ceiling := make([]byte, len(cells)), make([]byte, len(cells))
+	for j, cell := range cells {
+		out[j], ceiling[j] = cell&codeBits, ceilingOf(cell, true)
+	}
+	isFree := func(j int) bool { return ceiling[j] != 0 }
+	for j := 0; j < len(out); {
+		if !isFree(j) {
+			j++
+			continue
+		}
+		k, top := j, byte(0xff)
+		for ; k < len(out) && isFree(k); k++ {
+			top = min(top, ceiling[k]&^freeCode)
+		}
+		prevFits := j > 0 && out[j-1] <= top
+		nextFits := k < len(out) && out[k] <= top
+		var fill []byte
+		switch {
+		case prevFits && j > 1 && out[j-2] == out[j-1]:
+			fill = []byte{out[j-1]}
+		case nextFits && (!prevFits || k+1 < len(out) && !isFree(k+1) && out[k+1] == out[k]):
+			fill = []byte{out[k]}
+		case prevFits:
+			fill = []byte{out[j-1]}
+		}
+		for ; j < k; j++ {
+			if fill != nil {
+				out[j] = fill[0]
+			} else if j > 0 && out[j-1] <= ceiling[j]&^freeCode {
+				out[j] = out[j-1]
+			}
+		}
+	}
+	return out
 }
 
 // With samples far shorter than the stream, smallestLayout guesses on

@@ -245,8 +245,8 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 
 // encodeWDLPairs' cells, a byte per index: its code (codeBits) and where
 // the writer may choose the code it stores instead, one random read
-// where the layouts gather them. In reordered's ceilings freeCode|c
-// means any code up to c.
+// where the layouts gather them. A ceiling freeCode|c means any code up
+// to c.
 const (
 	codeBits    = 0x07
 	freeHole    = 0x80 // a hole: any code
@@ -355,8 +355,9 @@ func smallestLayout(space *index.Space, cells []byte, forms []bool) (*layout, er
 	}
 	finals := append(bestOfKind(cands, false, 1), bestOfKind(cands, true, 1)...)
 	// One at a time where Encode uses every core on a stream of many
-	// parts (a whole stream and its ceilings take twice the side's size:
-	// a six-piece side's 7.6 GB); together where each is one part.
+	// parts (a whole stream takes the side's size, its pairs sequence
+	// twice that: a six-piece side's 3.8 GB and 7.6); together where each
+	// is one part.
 	workers := 1
 	if pairs.OnePart(cands[0].order.length) {
 		workers = 0
@@ -397,13 +398,12 @@ func bestOfKind(sorted []*layout, apart bool, n int) []*layout {
 func sampled(cells []byte, o *digitOrder, bounded bool, runs, length int) []byte {
 	n := o.length
 	out := make([]byte, 0, runs*length)
-	ceiling := make([]byte, length)
 	indices := make([]uint64, length)
 	for k := range uint64(runs) {
 		start := k * (n - uint64(length)) / uint64(runs-1)
 		run := out[len(out) : len(out)+length]
-		gather(cells, o, bounded, start, run, ceiling, indices)
-		fillFree(run, ceiling)
+		gather(cells, o, bounded, start, run, indices)
+		fillFree(run)
 		out = out[:len(out)+length]
 	}
 	return out
@@ -414,43 +414,47 @@ func sampled(cells []byte, o *digitOrder, bounded bool, runs, length int) []byte
 // pairs when the kings are apart) chosen by fillFree.
 func reordered(cells []byte, o *digitOrder, bounded bool) []byte {
 	out := make([]byte, o.length)
-	ceiling := make([]byte, o.length)
 	const step = 1 << 16
 	// Each place reads its index's code (reads spread out, the writes
 	// in order: faster than the other way round).
 	_ = parallel.For(context.Background(), int64((o.length+step-1)/step), 0, func(u int64) error {
 		lo := uint64(u) * step
 		n := min(step, o.length-lo)
-		gather(cells, o, bounded, lo, out[lo:lo+n], ceiling[lo:lo+n], make([]uint64, n))
+		gather(cells, o, bounded, lo, out[lo:lo+n], make([]uint64, n))
 		return nil
 	}, nil)
-	fillFree(out, ceiling)
+	fillFree(out)
 	return out
 }
 
-// gather sets out and ceiling to the codes and ceilings of the places of
-// order o from start on (a hole: code 0, any code), indices its scratch
-// (as long as out).
-func gather(cells []byte, o *digitOrder, bounded bool, start uint64, out, ceiling []byte, indices []uint64) {
+// gather sets out to the cells of the places of order o from start on
+// as the form places them (a hole: code 0, any code; in the plain form
+// a capture decides nothing), indices its scratch (as long as out).
+func gather(cells []byte, o *digitOrder, bounded bool, start uint64, out []byte, indices []uint64) {
 	o.indexRange(start, indices)
+	mask := ^byte(0)
+	if !bounded {
+		mask = ^byte(freeCapture)
+	}
 	for j, i := range indices {
 		cell := byte(freeHole)
 		if i != noIndex {
 			cell = cells[i]
 		}
-		out[j], ceiling[j] = cell&codeBits, ceilingOf(cell, bounded)
+		out[j] = cell & mask
 	}
 }
 
-// fillFree chooses the free codes of out (ceiling[j] freeCode|c: any
-// code up to c) to lengthen runs, a run of free codes at a time: with
-// the code before the run when that fits every ceiling in it and itself
-// continues a run, else with the code after it when that fits and
-// continues one (or the code before does not fit), else with the code
-// before when it fits; otherwise each free code takes the one before it
-// when that fits its ceiling, and keeps its own code if not.
-func fillFree(out, ceiling []byte) {
-	isFree := func(j int) bool { return ceiling[j]&freeCode != 0 }
+// fillFree turns out's cells (as gather places them) into codes, choosing
+// the free ones (ceilingOf: any code up to the ceiling's) to lengthen
+// runs, a run of free codes at a time: with the code before the run when
+// that fits every ceiling in it and itself continues a run, else with
+// the code after it when that fits and continues one (or the code before
+// does not fit), else with the code before when it fits; otherwise each
+// free code takes the one before it when that fits its ceiling, and
+// keeps its own code if not. A cell that is not free is its code.
+func fillFree(out []byte) {
+	isFree := func(j int) bool { return out[j]&(freeHole|freeCapture) != 0 }
 	for j := 0; j < len(out); {
 		if !isFree(j) {
 			j++
@@ -458,7 +462,7 @@ func fillFree(out, ceiling []byte) {
 		}
 		k, top := j, byte(0xff)
 		for ; k < len(out) && isFree(k); k++ {
-			top = min(top, ceiling[k]&^freeCode)
+			top = min(top, ceilingOf(out[k], true)&^freeCode)
 		}
 		prevFits := j > 0 && out[j-1] <= top
 		nextFits := k < len(out) && out[k] <= top
@@ -477,8 +481,10 @@ func fillFree(out, ceiling []byte) {
 			switch {
 			case whole:
 				out[j] = fill
-			case j > 0 && out[j-1] <= ceiling[j]&^freeCode:
+			case j > 0 && out[j-1] <= ceilingOf(out[j], true)&^freeCode:
 				out[j] = out[j-1]
+			default:
+				out[j] &= codeBits
 			}
 		}
 	}
