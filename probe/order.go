@@ -209,7 +209,8 @@ const noIndex = ^uint64(0)
 
 // indexRange sets out[n] to index(start + n), or noIndex at a hole, for
 // each n, start+len(out) at most the stream's length: an odometer over
-// the stored order's digits.
+// the stored order's digits, which writes a run of its innermost digit
+// (a group's) as a sum, a stride a place.
 func (o *digitOrder) indexRange(start uint64, out []uint64) {
 	if o.identity {
 		for n := range out {
@@ -235,11 +236,36 @@ func (o *digitOrder) indexRange(start uint64, out []uint64) {
 		groups += digits[o.groups+g] * stride
 	}
 	king := kings()
-	for n := range out {
-		out[n] = noIndex
-		if king != noIndex {
-			out[n] = king + groups
+	last := int(o.order[len(o.order)-1])
+	for n := 0; n < len(out); {
+		// Places n … n+run-1 differ in the innermost digit only; the
+		// digits are then those of the run's last place.
+		run := 1
+		if last >= o.groups {
+			run = int(min(o.sizes[last]-digits[last], uint64(len(out)-n)))
+			stride := o.strides[last-o.groups]
+			places := out[n : n+run]
+			if king == noIndex {
+				for t := range places {
+					places[t] = noIndex
+				}
+			} else {
+				i := king + groups
+				for t := range places {
+					places[t] = i
+					i += stride
+				}
+			}
+			digits[last] += uint64(run - 1)
+			groups += uint64(run-1) * stride
+		} else {
+			out[n] = noIndex
+			if king != noIndex {
+				out[n] = king + groups
+			}
 		}
+		n += run
+		// One step of the odometer, to the next run's first place.
 		for m := len(o.order) - 1; m >= 0; m-- {
 			d := int(o.order[m])
 			wraps := digits[d]+1 == o.sizes[d]
