@@ -77,13 +77,14 @@ func WriteWDL(path string, dtm, dtb *File, r *honour.Rules, subs *Tables, versio
 // WDLWriterMemory is the memory WriteWDL takes in format version beyond
 // what the version-2 writer takes (the tables it reads, a block per
 // worker) for a material of indices per side. The version-3 writer holds
-// a side's codes and free codes, and the streams of its final layouts
-// with their ceilings and pairs sequences (two layouts at once where a
-// side is one pairs part), and the collector lets the heap grow past
-// that: measured 13.8 bytes per index (convert KNMvKM, 121 M indices,
-// one part: 2.62 GB against version 2's 0.95), 12.7 (KMMvKS, 233 M,
-// parts: 4.67 against 1.70) and 16.8 (gen KRRvKN, 59.6 M: 1.75 against
-// 0.76). This takes the largest.
+// a side's cells and the streams of its final layouts with their pairs
+// sequences (two layouts at once where a side is one pairs part), and
+// the collector lets the heap grow past that: measured 13.8 bytes per
+// index (convert KNMvKM, 121 M indices, one part: 2.62 GB against
+// version 2's 0.95), 12.7 (KMMvKS, 233 M, parts: 4.67 against 1.70) and
+// 16.8 (gen KRRvKN, 59.6 M: 1.75 against 0.76), before the codes and
+// their free marks shared a byte and the layouts dropped their ceilings
+// (KRRvKN since: 1.63-1.70 GB). This takes the largest.
 func WDLWriterMemory(indices uint64, version int) int64 {
 	if version != Version3 {
 		return 0
