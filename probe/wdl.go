@@ -202,8 +202,11 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 		err := parallel.For(ctx, chunks, 0, func(u int64) error {
 			lo, hi := chunk(u)
 			out, err := codes(side, lo, hi, make([]byte, 0, hi-lo))
-			if err == nil && uint64(len(out)) != hi-lo {
-				err = fmt.Errorf("%d codes for indices [%d, %d)", len(out), lo, hi)
+			switch {
+			case err != nil:
+				return err
+			case uint64(len(out)) != hi-lo:
+				return fmt.Errorf("%d codes for indices [%d, %d)", len(out), lo, hi)
 			}
 			for j, c := range out {
 				if c > wdlCode(honour.Win) {
@@ -211,7 +214,7 @@ func encodeWDLPairs(w io.WriterAt, h Header, r *honour.Rules, subs *Tables, code
 				}
 				cells[lo+uint64(j)] = freeHole | c
 			}
-			return err
+			return nil
 		}, nil)
 		if err != nil {
 			return 0, err
